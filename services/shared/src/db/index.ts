@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import type { Logger } from "../log/index.ts";
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+/** Anything that can run a query: a pool or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
+
+// Return bigint columns (int8) as JS numbers when they are safe; the ids we store in int8 are sequence numbers
+// and epoch milliseconds, both far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export interface PoolSettings {
+  readonly connectionString: string;
+  /** The service's own schema; becomes the search_path, so queries use unqualified table names. */
+  readonly schema: string;
+  readonly max?: number;
+  readonly applicationName?: string;
+}
+
+/** A pool whose every connection has `search_path` set to the service's schema. */
+export function createPool(settings: PoolSettings): Pool {
+  if (!SCHEMA_NAME.test(settings.schema)) throw new Error(`invalid schema name "${settings.schema}"`);
+  const pool = new pg.Pool({
+    connectionString: settings.connectionString,
+    max: settings.max ?? 10,
+    application_name: settings.applicationName ?? `vestibule-${settings.schema}`,
+    options: `-c search_path=${settings.schema}`,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  return pool;
+}
+
+/** Runs `fn` in a transaction on one client; commits on success, rolls back on any error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export interface Migration {
+  /** Sortable, unique version, e.g. "runtime:0001_create_outbox" or "0001_create_projects". */
+  readonly version: string;
+  readonly sql: string;
+}
+
+/** Reads `NNNN_verb_object.sql` files of a directory in name order. */
+export function readMigrations(dir: string, prefix = ""): Migration[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ version: `${prefix}${f.replace(/\.sql$/, "")}`, sql: readFileSync(join(dir, f), "utf8") }));
+}
+
+function checksum(sql: string): string {
+  return createHash("sha256").update(sql).digest("hex");
+}
+
+/**
+ * Forward-only migrations of one schema under a Postgres advisory lock, so N replicas starting at once apply each
+ * migration exactly once. Every migration runs in its own transaction together with its bookkeeping row. A migration
+ * that was applied and later edited is refused (migrations are never edited after merge; add a new one).
+ */
+export async function migrate(pool: Pool, schema: string, migrations: readonly Migration[], log?: Logger): Promise<string[]> {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [`vestibule:migrate:${schema}`]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
+           version text PRIMARY KEY,
+           checksum text NOT NULL,
+           applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await client.query<{ version: string; checksum: string }>(
+        `SELECT version, checksum FROM ${schema}.schema_migrations`,
+      );
+      const done = new Map(rows.map((r) => [r.version, r.checksum]));
+      for (const m of migrations) {
+        const sum = checksum(m.sql);
+        const previous = done.get(m.version);
+        if (previous !== undefined) {
+          if (previous !== sum) {
+            throw new Error(`migration ${schema}/${m.version} was changed after it was applied; add a new migration instead`);
+          }
+          continue;
+        }
+        await client.query("BEGIN");
+        try {
+          await client.query(`SET LOCAL search_path = ${schema}`);
+          await client.query(m.sql);
+          await client.query(`INSERT INTO ${schema}.schema_migrations (version, checksum) VALUES ($1, $2)`, [m.version, sum]);
+          await client.query("COMMIT");
+        } catch (err) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw new Error(`migration ${schema}/${m.version} failed: ${(err as Error).message}`, { cause: err });
+        }
+        applied.push(m.version);
+        log?.info({ schema, version: m.version }, "migration applied");
+      }
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`vestibule:migrate:${schema}`]).catch(() => {});
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}
+
+/** Postgres error code of a unique violation, and the constraint that failed (for mapping to known errors). */
+export function uniqueViolation(err: unknown): string | undefined {
+  const e = err as { code?: string; constraint?: string };
+  return e && e.code === "23505" ? (e.constraint ?? "") : undefined;
+}

@@ -1,0 +1,6 @@
+export type { BusMessage, Subscription, ConsumeOptions, BroadcastOptions, EventBus } from "./bus.ts";
+export { subjectMatches, producerOf } from "./bus.ts";
+export { NatsBus } from "./nats-bus.ts";
+export { PgBus } from "./pg-bus.ts";
+export type { EventDefinition, RelayHandle, ReceivedEvent } from "./outbox.ts";
+export { defineEvent, Outbox, startOutboxRelay, consumeEvents, decodeEnvelope, decodePayload } from "./outbox.ts";

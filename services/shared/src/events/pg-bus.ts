@@ -1,0 +1,265 @@
+import pg from "pg";
+import type { Logger } from "../log/index.ts";
+import type { BroadcastOptions, BusMessage, ConsumeOptions, EventBus, Subscription } from "./bus.ts";
+import { subjectMatches } from "./bus.ts";
+
+/**
+ * The embedded event bus for running without a NATS server (`npm start` with NATS_URL unset): an append-only log
+ * in the `vestibule_bus` schema of the same Postgres, woken by LISTEN/NOTIFY and polled as a fallback.
+ * It is the broker's storage, not any service's data; services still only see events.
+ *
+ *  - publish: INSERT ... ON CONFLICT (id) DO NOTHING (de-duplication on the event id), then NOTIFY.
+ *  - consume: one row per durable consumer holds its position; a batch is read and handled while that row is
+ *    locked (FOR UPDATE), so replicas of a service take turns and each message is handled by one replica at a time.
+ *    The position only moves past a message after its handler succeeded (at-least-once).
+ *  - broadcast: each subscriber tails the log from the position it started at.
+ * Old events are pruned after `retentionHours`.
+ */
+export class PgBus implements EventBus {
+  readonly kind = "postgres" as const;
+  private readonly pool: pg.Pool;
+  private listener: pg.Client | undefined;
+  private readonly wakers = new Set<() => void>();
+  private readonly stops = new Set<() => Promise<void>>();
+  private readonly initialised: Promise<void>;
+  private closed = false;
+  private pruneTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Logger,
+    private readonly retentionHours = 24 * 7,
+  ) {
+    this.pool = new pg.Pool({ connectionString, max: 4, application_name: "vestibule-bus" });
+    this.pool.on("error", () => {});
+    this.initialised = this.init();
+    this.initialised.catch((err) => this.log.error({ err: (err as Error).message }, "embedded bus failed to start"));
+  }
+
+  private async init(): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query("SELECT pg_advisory_lock(hashtext('vestibule:bus:init'))");
+      try {
+        await c.query(`CREATE SCHEMA IF NOT EXISTS vestibule_bus`);
+        await c.query(`CREATE TABLE IF NOT EXISTS vestibule_bus.events (
+            seq bigserial PRIMARY KEY,
+            id uuid NOT NULL UNIQUE,
+            subject text NOT NULL,
+            data bytea NOT NULL,
+            request_id text,
+            created_at timestamptz NOT NULL DEFAULT now())`);
+        await c.query(`CREATE TABLE IF NOT EXISTS vestibule_bus.consumers (
+            name text PRIMARY KEY,
+            subject text NOT NULL,
+            position bigint NOT NULL)`);
+        await c.query(`CREATE TABLE IF NOT EXISTS vestibule_bus.attempts (
+            consumer text NOT NULL,
+            seq bigint NOT NULL,
+            attempts integer NOT NULL,
+            PRIMARY KEY (consumer, seq))`);
+      } finally {
+        await c.query("SELECT pg_advisory_unlock(hashtext('vestibule:bus:init'))");
+      }
+    } finally {
+      c.release();
+    }
+    await this.listen();
+    this.pruneTimer = setInterval(() => void this.prune(), 60 * 60 * 1000);
+    this.pruneTimer.unref();
+  }
+
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: "vestibule-bus-listen" });
+    client.on("error", () => {});
+    client.on("end", () => {
+      if (this.closed) return;
+      // Connection lost: wake everyone (they poll anyway) and listen again.
+      this.wakeAll();
+      setTimeout(() => void this.listen().catch(() => {}), 1000);
+    });
+    client.on("notification", () => this.wakeAll());
+    await client.connect();
+    await client.query("LISTEN vestibule_bus");
+    this.listener = client;
+  }
+
+  private wakeAll(): void {
+    for (const w of this.wakers) w();
+  }
+
+  private async prune(): Promise<void> {
+    await this.pool
+      .query(`DELETE FROM vestibule_bus.events WHERE created_at < now() - make_interval(hours => $1)`, [this.retentionHours])
+      .catch(() => {});
+  }
+
+  async publish(msg: { id: string; subject: string; data: Uint8Array; requestId?: string }): Promise<void> {
+    await this.initialised;
+    await this.pool.query(
+      `WITH ins AS (
+         INSERT INTO vestibule_bus.events (id, subject, data, request_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO NOTHING RETURNING seq)
+       SELECT pg_notify('vestibule_bus', '') FROM ins`,
+      [msg.id, msg.subject, Buffer.from(msg.data), msg.requestId ?? null],
+    );
+  }
+
+  /** Sleeps until a notification or `ms` passes. */
+  private wait(ms: number): { promise: Promise<void>; cancel: () => void } {
+    let done!: () => void;
+    const promise = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(() => finish(), ms);
+    const finish = () => {
+      clearTimeout(timer);
+      this.wakers.delete(finish);
+      done();
+    };
+    this.wakers.add(finish);
+    return { promise, cancel: finish };
+  }
+
+  async consume(opts: ConsumeOptions): Promise<Subscription> {
+    await this.initialised;
+    // A new durable consumer starts at the beginning of the retained log (like JetStream DeliverPolicy.All).
+    await this.pool.query(
+      `INSERT INTO vestibule_bus.consumers (name, subject, position) VALUES ($1, $2, 0) ON CONFLICT (name) DO NOTHING`,
+      [opts.durable, opts.subject],
+    );
+    let stopped = false;
+    let current: { cancel: () => void } | undefined;
+    const loop = async () => {
+      let backoff = 0;
+      while (!stopped) {
+        let progressed = false;
+        try {
+          progressed = await this.consumeBatch(opts);
+          backoff = 0;
+        } catch (err) {
+          backoff = Math.min(backoff ? backoff * 2 : 500, 30_000);
+          this.log.warn({ err: (err as Error).message, durable: opts.durable, retry_in_ms: backoff }, "event handler failed; will be redelivered");
+        }
+        if (stopped) break;
+        if (!progressed || backoff) {
+          const w = this.wait(backoff || 1000);
+          current = w;
+          await w.promise;
+        }
+      }
+    };
+    const done = loop();
+    const stop = async () => {
+      stopped = true;
+      current?.cancel();
+      await done;
+    };
+    this.stops.add(stop);
+    return { stop: async () => { this.stops.delete(stop); await stop(); } };
+  }
+
+  /** Handles up to one batch; returns true if it moved the position. Throws when a handler failed. */
+  private async consumeBatch(opts: ConsumeOptions): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows: pos } = await client.query<{ position: number }>(
+        `SELECT position FROM vestibule_bus.consumers WHERE name = $1 FOR UPDATE`,
+        [opts.durable],
+      );
+      let position = Number(pos[0]?.position ?? 0);
+      const { rows } = await client.query<{ seq: number; id: string; subject: string; data: Buffer; request_id: string | null }>(
+        `SELECT seq, id, subject, data, request_id FROM vestibule_bus.events WHERE seq > $1 ORDER BY seq LIMIT 100`,
+        [position],
+      );
+      const start = position;
+      let failure: unknown;
+      for (const row of rows) {
+        if (subjectMatches(opts.subject, row.subject)) {
+          const { rows: att } = await client.query<{ attempts: number }>(
+            `INSERT INTO vestibule_bus.attempts (consumer, seq, attempts) VALUES ($1, $2, 1)
+             ON CONFLICT (consumer, seq) DO UPDATE SET attempts = vestibule_bus.attempts.attempts + 1 RETURNING attempts`,
+            [opts.durable, row.seq],
+          );
+          const msg: BusMessage = {
+            id: row.id,
+            subject: row.subject,
+            data: new Uint8Array(row.data),
+            requestId: row.request_id ?? undefined,
+            attempt: att[0]?.attempts ?? 1,
+          };
+          try {
+            await opts.handler(msg);
+          } catch (err) {
+            failure = err;
+            break;
+          }
+          await client.query(`DELETE FROM vestibule_bus.attempts WHERE consumer = $1 AND seq = $2`, [opts.durable, row.seq]);
+        }
+        position = Number(row.seq);
+      }
+      if (position !== start) {
+        await client.query(`UPDATE vestibule_bus.consumers SET position = $2 WHERE name = $1`, [opts.durable, position]);
+      }
+      await client.query("COMMIT");
+      if (failure) throw failure;
+      return position !== start;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async broadcast(opts: BroadcastOptions): Promise<Subscription> {
+    await this.initialised;
+    const { rows } = await this.pool.query<{ max: number | null }>(`SELECT max(seq) AS max FROM vestibule_bus.events`);
+    let position = Number(rows[0]?.max ?? 0);
+    let stopped = false;
+    let current: { cancel: () => void } | undefined;
+    const loop = async () => {
+      while (!stopped) {
+        try {
+          const { rows: evs } = await this.pool.query<{ seq: number; id: string; subject: string; data: Buffer; request_id: string | null }>(
+            `SELECT seq, id, subject, data, request_id FROM vestibule_bus.events WHERE seq > $1 ORDER BY seq LIMIT 500`,
+            [position],
+          );
+          for (const row of evs) {
+            position = Number(row.seq);
+            if (!subjectMatches(opts.subject, row.subject)) continue;
+            try {
+              await opts.handler({ id: row.id, subject: row.subject, data: new Uint8Array(row.data), requestId: row.request_id ?? undefined, attempt: 1 });
+            } catch (err) {
+              this.log.warn({ err: (err as Error).message }, "broadcast handler failed");
+            }
+          }
+          if (evs.length === 500) continue;
+        } catch (err) {
+          this.log.warn({ err: (err as Error).message }, "broadcast poll failed");
+          opts.onReset?.();
+        }
+        const w = this.wait(1000);
+        current = w;
+        await w.promise;
+      }
+    };
+    const done = loop();
+    const stop = async () => {
+      stopped = true;
+      current?.cancel();
+      await done;
+    };
+    this.stops.add(stop);
+    return { stop: async () => { this.stops.delete(stop); await stop(); } };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await Promise.all([...this.stops].map((s) => s()));
+    await this.initialised.catch(() => {});
+    await this.listener?.end().catch(() => {});
+    await this.pool.end().catch(() => {});
+  }
+}

@@ -1,0 +1,5 @@
+export { SERVICE_TOKEN_HEADER, mintServiceToken, verifyServiceToken, serviceTokenSource } from "./service-auth.ts";
+export type { ServiceClientOptions } from "./client.ts";
+export { createServiceClient, createHealthClient, serviceTransport } from "./client.ts";
+export type { RpcServer, RpcServerOptions } from "./server.ts";
+export { createRpcServer, HealthState, ServingStatus } from "./server.ts";

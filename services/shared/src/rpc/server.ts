@@ -1,0 +1,151 @@
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { create } from "@bufbuild/protobuf";
+import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus as Status } from "@vestibule/proto/grpc/health/v1/health";
+import { runWithContext, REQUEST_ID_HEADER } from "../context/index.ts";
+import { newId } from "../ids/index.ts";
+import type { Logger } from "../log/index.ts";
+import { toConnectError } from "../errors/index.ts";
+import { SERVICE_TOKEN_HEADER, verifyServiceToken } from "./service-auth.ts";
+
+/** Serving status of the whole server (""), shared by Check and Watch. */
+export class HealthState {
+  private status: Status = Status.NOT_SERVING;
+  private readonly watchers = new Set<() => void>();
+
+  set(status: Status): void {
+    this.status = status;
+    for (const w of this.watchers) w();
+  }
+
+  get(): Status {
+    return this.status;
+  }
+
+  changed(): Promise<void> {
+    return new Promise((resolve) => {
+      const w = () => {
+        this.watchers.delete(w);
+        resolve();
+      };
+      this.watchers.add(w);
+    });
+  }
+}
+
+export interface RpcServerOptions {
+  /** Machine name of this service. */
+  readonly name: string;
+  readonly routes: (router: ConnectRouter) => void;
+  readonly serviceSecret: string;
+  readonly log: Logger;
+  /** Fully-qualified names of the services registered by `routes`, reported by health checks. */
+  readonly serviceNames: readonly string[];
+}
+
+export interface RpcServer {
+  readonly health: HealthState;
+  listen(port: number, host?: string): Promise<number>;
+  /** Graceful: NOT_SERVING, stop accepting, let in-flight calls finish (up to `graceMs`), then close. */
+  close(graceMs?: number): Promise<void>;
+  inFlight(): number;
+}
+
+const HEALTH_SERVICE = "grpc.health.v1.Health";
+
+/**
+ * A Connect/gRPC server over h2c with: service authentication, request-id propagation, conversion of thrown errors
+ * to Connect errors (known errors keep their code; anything else is logged and answered with a bare Internal),
+ * the gRPC health protocol, and graceful shutdown that drains in-flight calls.
+ */
+export function createRpcServer(opts: RpcServerOptions): RpcServer {
+  const health = new HealthState();
+  let active = 0;
+  const idleWaiters = new Set<() => void>();
+
+  const interceptor: Interceptor = (next) => async (req) => {
+    if (req.service.typeName === HEALTH_SERVICE) return next(req);
+    const caller = verifyServiceToken(opts.serviceSecret, req.header.get(SERVICE_TOKEN_HEADER));
+    if (!caller) {
+      opts.log.warn({ method: req.method.name }, "refused RPC without valid service credentials");
+      throw new ConnectError("missing or invalid service credentials", Code.Unauthenticated);
+    }
+    const requestId = req.header.get(REQUEST_ID_HEADER) || newId();
+    active++;
+    try {
+      return await runWithContext({ requestId, caller }, async () => {
+        try {
+          return await next(req);
+        } catch (err) {
+          const ce = toConnectError(err);
+          if (ce.code === Code.Internal || ce.code === Code.Unknown) {
+            opts.log.error({ err, method: `${req.service.typeName}/${req.method.name}` }, "RPC failed");
+          }
+          throw ce;
+        }
+      });
+    } finally {
+      active--;
+      if (active === 0) for (const w of idleWaiters) w();
+    }
+  };
+
+  const routes = (router: ConnectRouter) => {
+    router.service(Health, {
+      async check(req) {
+        if (req.service === "" || req.service === opts.name || opts.serviceNames.includes(req.service)) {
+          return create(HealthCheckResponseSchema, { status: health.get() });
+        }
+        throw new ConnectError(`unknown service ${req.service}`, Code.NotFound);
+      },
+      async *watch(req, ctx) {
+        if (!(req.service === "" || req.service === opts.name || opts.serviceNames.includes(req.service))) {
+          yield create(HealthCheckResponseSchema, { status: Status.SERVICE_UNKNOWN });
+          return;
+        }
+        while (!ctx.signal.aborted) {
+          yield create(HealthCheckResponseSchema, { status: health.get() });
+          await Promise.race([health.changed(), new Promise((r) => ctx.signal.addEventListener("abort", r, { once: true }))]);
+        }
+      },
+    });
+    opts.routes(router);
+  };
+
+  const handler = connectNodeAdapter({ routes, interceptors: [interceptor], grpc: true, connect: true, grpcWeb: false });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+    s.on("error", () => {});
+  });
+
+  return {
+    health,
+    inFlight: () => active,
+    listen(port, host = "127.0.0.1") {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      });
+    },
+    async close(graceMs = 10_000) {
+      health.set(Status.NOT_SERVING);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // GOAWAY: clients open no new streams here and reconnect elsewhere; running streams finish.
+      for (const s of sessions) s.close();
+      const drained = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.add(resolve));
+      await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs))]);
+      for (const s of sessions) s.destroy();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+    },
+  };
+}
+
+export { Status as ServingStatus };

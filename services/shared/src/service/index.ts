@@ -1,0 +1,160 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { int, masterKeys, oneOf, optionalStr, readConfig, str, url, type ConfigOf, ConfigError } from "../config/index.ts";
+import { createPool, migrate, readMigrations, type Pool } from "../db/index.ts";
+import { NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus, type RelayHandle } from "../events/index.ts";
+import { createLogger, type Logger } from "../log/index.ts";
+import { createRpcServer, ServingStatus, type RpcServer } from "../rpc/index.ts";
+import { SecretBox } from "../secrets/index.ts";
+
+/** The six services: machine name → folder, default port and env prefix of their URL variable. */
+export const SERVICES = {
+  auth: { dir: "auth", port: 8110, env: "VESTIBULE_AUTH_URL" },
+  identity: { dir: "identity", port: 8111, env: "VESTIBULE_IDENTITY_URL" },
+  teams_permissions: { dir: "teams-permissions", port: 8112, env: "VESTIBULE_TEAMS_PERMISSIONS_URL" },
+  billing: { dir: "billing", port: 8113, env: "VESTIBULE_BILLING_URL" },
+  email: { dir: "email", port: 8114, env: "VESTIBULE_EMAIL_URL" },
+  vault: { dir: "vault", port: 8115, env: "VESTIBULE_VAULT_URL" },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
+export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
+
+/** Base URL (h2c) of a peer service: `VESTIBULE_<NAME>_URL`, else 127.0.0.1 on its default port. */
+export function peerUrl(name: ServiceName, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return (env[SERVICES[name].env] || `http://127.0.0.1:${SERVICES[name].port}`).replace(/\/+$/, "");
+}
+
+/** Settings every service process reads. */
+export function commonConfigSpec(defaultPort: number) {
+  return {
+    databaseUrl: str("DATABASE_URL", "PostgreSQL connection string; each service uses its own schema in it"),
+    natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222); unset = embedded Postgres event bus"),
+    masterKeys: masterKeys("VESTIBULE_MASTER_KEYS", "master keys wrapping the data keys of secrets at rest: <id>:<base64 32 bytes>[,...], first is active"),
+    serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication", { minLength: 32 }),
+    port: int("PORT", "port of this service's gRPC/Connect server (h2c)", { default: defaultPort, min: 0, max: 65535 }),
+    host: str("HOST", "interface to listen on", { default: "127.0.0.1" }),
+    logLevel: oneOf("LOG_LEVEL", "log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+    mode: oneOf("VESTIBULE_MODE", "development enables dev-only conveniences (dev mailbox); production disables them", ["development", "production"], "development"),
+    publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of the API gateway (token issuer)", { default: "http://localhost:8102" }),
+    eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams, to share one NATS between deployments", { default: "" }),
+    dbPoolSize: int("VESTIBULE_DB_POOL_SIZE", "max Postgres connections of this process", { default: 10, min: 1, max: 200 }),
+  };
+}
+
+export type CommonConfig = ConfigOf<ReturnType<typeof commonConfigSpec>>;
+
+export interface ServiceContext {
+  readonly name: ServiceName;
+  readonly schema: string;
+  readonly config: CommonConfig;
+  readonly log: Logger;
+  readonly pool: Pool;
+  readonly bus: EventBus;
+  readonly outbox: Outbox;
+  readonly secrets: SecretBox;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ServiceDefinition {
+  readonly name: ServiceName;
+  /** Folder of `NNNN_*.sql` migrations for the service's schema. */
+  readonly migrationsDir: string;
+  /** Fully-qualified proto service names registered by `routes` (for health checks). */
+  readonly serviceNames: readonly string[];
+  routes(router: ConnectRouter, ctx: ServiceContext): void;
+  /** Runs after migrations, before SERVING: bootstraps, event consumers. May return a stop function. */
+  start?(ctx: ServiceContext): Promise<void | (() => Promise<void>)>;
+}
+
+export interface RunningService {
+  readonly port: number;
+  readonly ctx: ServiceContext;
+  readonly relay: RelayHandle;
+  readonly server: RpcServer;
+  stop(): Promise<void>;
+}
+
+const RUNTIME_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
+
+export function createBus(config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix">, log: Logger): EventBus {
+  return config.natsUrl ? new NatsBus(config.natsUrl, log, config.eventPrefix) : new PgBus(config.databaseUrl, log);
+}
+
+/**
+ * Builds and starts one service: config → logger → pool → migrations (runtime tables, then the service's) →
+ * bus + outbox relay → service start hook → gRPC server → SERVING. `stop()` drains in this order in reverse.
+ */
+export async function startService(
+  def: ServiceDefinition,
+  options: { env?: Readonly<Record<string, string | undefined>>; schema?: string; log?: Logger } = {},
+): Promise<RunningService> {
+  const env = options.env ?? process.env;
+  const config = readConfig(commonConfigSpec(SERVICES[def.name].port), env);
+  const log = options.log ?? createLogger({ service: def.name, level: config.logLevel });
+  const schema = options.schema ?? def.name;
+  const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize });
+  await migrate(pool, schema, [...readMigrations(RUNTIME_MIGRATIONS, "runtime:"), ...readMigrations(def.migrationsDir)], log);
+  const bus = createBus(config, log);
+  const outbox = new Outbox(def.name, schema);
+  const secrets = new SecretBox(pool, config.masterKeys);
+  const ctx: ServiceContext = { name: def.name, schema, config, log, pool, bus, outbox, secrets, env };
+  const relay = startOutboxRelay({ pool, connectionString: config.databaseUrl, schema, bus, log, channel: outbox.channel });
+  const stopHook = await def.start?.(ctx);
+  const server = createRpcServer({
+    name: def.name,
+    routes: (router) => def.routes(router, ctx),
+    serviceSecret: config.serviceSecret,
+    log,
+    serviceNames: def.serviceNames,
+  });
+  const port = await server.listen(config.port, config.host);
+  server.health.set(ServingStatus.SERVING);
+  log.info({ port, bus: bus.kind, schema }, `${def.name} service serving`);
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    ctx,
+    relay,
+    server,
+    stop() {
+      stopping ??= (async () => {
+        await server.close();
+        if (stopHook) await stopHook().catch((err) => log.warn({ err }, "stop hook failed"));
+        await relay.stop();
+        await bus.close();
+        await pool.end();
+        log.info(`${def.name} service stopped`);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Entry point of a service process: start, and stop gracefully on SIGTERM/SIGINT. */
+export async function runMain(def: ServiceDefinition): Promise<void> {
+  let running: RunningService;
+  try {
+    running = await startService(def);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${def.name}: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${def.name}: failed to start: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  }
+  const shutdown = (signal: string) => {
+    running.ctx.log.info({ signal }, "shutting down");
+    running.stop().then(
+      () => process.exit(0),
+      (err) => {
+        running.ctx.log.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
