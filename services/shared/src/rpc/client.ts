@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { DescService } from "@bufbuild/protobuf";
@@ -22,7 +23,7 @@ const transports = new Map<string, Transport>();
  * kept alive with pings, and re-established by connect-node after the peer restarts.
  */
 export function serviceTransport(opts: ServiceClientOptions): Transport {
-  const key = `${opts.baseUrl}|${opts.caller}|${opts.timeoutMs ?? ""}`;
+  const key = `${opts.baseUrl}|${opts.caller}|${opts.timeoutMs ?? ""}|${createHash("sha256").update(opts.secret).digest("hex")}`;
   let t = transports.get(key);
   if (!t) {
     const token = serviceTokenSource(opts.secret, opts.caller);

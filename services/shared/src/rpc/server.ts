@@ -63,7 +63,6 @@ const HEALTH_SERVICE = "grpc.health.v1.Health";
 export function createRpcServer(opts: RpcServerOptions): RpcServer {
   const health = new HealthState();
   let active = 0;
-  const idleWaiters = new Set<() => void>();
 
   const interceptor: Interceptor = (next) => async (req) => {
     if (req.service.typeName === HEALTH_SERVICE) return next(req);
@@ -88,7 +87,6 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
       });
     } finally {
       active--;
-      if (active === 0) for (const w of idleWaiters) w();
     }
   };
 
@@ -138,12 +136,15 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
     async close(graceMs = 10_000) {
       health.set(Status.NOT_SERVING);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // GOAWAY: clients open no new streams here and reconnect elsewhere; running streams finish.
-      for (const s of sessions) s.close();
-      const drained = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.add(resolve));
-      await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs))]);
+      // GOAWAY: clients open no new streams here and reconnect elsewhere; running streams finish, and each session
+      // closes by itself once its last stream has been written out.
+      const sessionsClosed = Promise.all(
+        [...sessions].map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.close(() => resolve())))),
+      );
+      const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
+      await Promise.race([sessionsClosed, deadline]);
       for (const s of sessions) s.destroy();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000).unref())]);
     },
   };
 }
