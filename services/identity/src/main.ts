@@ -1,0 +1,4 @@
+import { runMain } from "@vestibule/shared/service";
+import { identityService } from "./server.ts";
+
+await runMain(identityService);
