@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import swagger from "@fastify/swagger";
+import type { Logger } from "@vestibule/shared/log";
+import { runWithContext } from "@vestibule/shared/context";
+import type { EventBus, Subscription } from "@vestibule/shared/events";
+import { decodeEnvelope } from "@vestibule/shared/events";
+import { compileRequestValidator } from "./validation/index.ts";
+import { authenticateRequest, noKeysTokenVerifier, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { KeyCache, ProjectCache } from "./auth/caches.ts";
+import type { ServiceClients } from "./clients.ts";
+import type { GatewayConfig } from "./config.ts";
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
+import { registerBodyParsers } from "./http/body.ts";
+import { handleError, sendJson, sendText } from "./http/replies.ts";
+import { checkAccess, type RouteSpec } from "./routes/route.ts";
+import { v1Routes } from "./routes/v1/index.ts";
+
+export interface GatewayDeps {
+  readonly config: GatewayConfig;
+  readonly clients: ServiceClients;
+  readonly log: Logger;
+  /** Event bus for cache invalidation; optional in unit tests. */
+  readonly bus?: EventBus;
+  readonly tokens?: TokenVerifier;
+}
+
+export interface Gateway {
+  readonly app: FastifyInstance;
+  readonly projects: ProjectCache;
+  readonly keys: KeyCache;
+  close(): Promise<void>;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    vestibuleAuth: RequestAuth | null;
+  }
+}
+
+const ALLOWED_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const API_PREFIXES = ["/api/v1", "/api/latest"];
+
+/**
+ * Builds the gateway (not listening). Request life cycle:
+ * onRequest: request id, CORS, preflight → body parsing (http/body.ts) → route: header authentication
+ * (auth/request-auth.ts) → access type → schema validation (SCHEMA_ERROR) → handler (RPCs) → onSend: override of
+ * error statuses for the SDK → one error handler for everything (http/replies.ts).
+ */
+export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config, clients } = deps;
+  const projects = new ProjectCache(clients);
+  const keys = new KeyCache(clients);
+  const tokens = deps.tokens ?? noKeysTokenVerifier;
+
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // Request lines are not logged one by one (the hot path); errors are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
+    bodyLimit: config.bodyLimit,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest("vestibuleAuth", null);
+  // Validation is ours (validation/), with the contract's messages; route schemas stay for the OpenAPI document.
+  app.setValidatorCompiler(() => () => true);
+  registerBodyParsers(app, config.bodyLimit);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Vestibule API",
+        version: "1.0.0",
+        description:
+          "The public /api/v1 REST contract of Vestibule. Authenticate with x-stack-project-id, x-stack-access-type and the key of that access type (x-hexclave- prefixed headers are accepted too).",
+      },
+      servers: [{ url: config.publicUrl }],
+    },
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    for (const p of HEADER_PREFIXES) reply.header(`${p}request-id`, req.id);
+    reply.header("cache-control", "no-store, max-age=0");
+    if (req.url.startsWith("/api/")) {
+      reply.header("access-control-allow-origin", "*");
+      reply.header("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+      reply.header("access-control-max-age", "86400");
+      reply.header("access-control-allow-headers", CORS_ALLOW_HEADERS);
+      reply.header("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+      if (req.method === "OPTIONS") return reply.code(200).send();
+    }
+    if (!ALLOWED_METHODS.has(req.method)) return sendText(reply, 405, "Method not allowed");
+  });
+
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (reply.statusCode >= 400 && header(req, "override-error-status") !== undefined) {
+      for (const p of HEADER_PREFIXES) reply.header(`${p}actual-status`, String(reply.statusCode));
+      reply.code(200);
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => handleError(err, req, reply, config.mode));
+
+  const routePatterns: { method: string; pattern: RegExp }[] = [];
+  for (const prefix of API_PREFIXES) {
+    for (const route of v1Routes) {
+      registerRoute(app, prefix, route as RouteSpec, { projects, keys, tokens, mode: config.mode }, deps, projects, prefix === "/api/v1");
+      routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
+    }
+  }
+
+  app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
+  app.get("/health", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0]!;
+    if (routePatterns.some((r) => r.pattern.test(path))) return sendText(reply, 405, "Method not allowed");
+    return sendText(reply, 404, `404 — this page does not exist in Vestibule's API.\n\nPlease see the API documentation at ${config.publicUrl}/api/v1/openapi.json.\n\nURL: ${req.url}`);
+  });
+
+  const subscriptions: Subscription[] = [];
+  if (deps.bus) {
+    subscriptions.push(
+      await deps.bus.broadcast({
+        subject: "identity.project.>",
+        handler: (msg) => projects.invalidate(decodeEnvelope(msg.data).projectId),
+        onReset: () => projects.clear(),
+      }),
+      await deps.bus.broadcast({
+        subject: "identity.api_key_set.>",
+        handler: (msg) => keys.invalidateProject(decodeEnvelope(msg.data).projectId),
+        onReset: () => keys.clear(),
+      }),
+    );
+  }
+
+  return {
+    app,
+    projects,
+    keys,
+    async close() {
+      await app.close();
+      await Promise.all(subscriptions.map((s) => s.stop()));
+    },
+  };
+}
+
+function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\?:([A-Za-z_]+)/g, "[^/]+");
+  return new RegExp(`^${escaped}/?$`);
+}
+
+function registerRoute(
+  app: FastifyInstance,
+  prefix: string,
+  route: RouteSpec,
+  authDeps: Parameters<typeof authenticateRequest>[1],
+  deps: GatewayDeps,
+  projects: ProjectCache,
+  documented: boolean,
+): void {
+  const validate = compileRequestValidator(route.schemas);
+  app.route({
+    method: route.method,
+    url: prefix + route.path,
+    schema: {
+      hide: !documented,
+      summary: route.summary,
+      tags: [...route.tags],
+      ...(route.schemas.body ? { body: route.schemas.body } : {}),
+      ...(route.schemas.query ? { querystring: route.schemas.query } : {}),
+      ...(route.schemas.params ? { params: route.schemas.params } : {}),
+    },
+    handler: (req: FastifyRequest, reply: FastifyReply) =>
+      runWithContext({ requestId: req.id }, async () => {
+        const auth = await authenticateRequest(req, authDeps);
+        req.vestibuleAuth = auth;
+        checkAccess(route.access, auth);
+        const extraErrors = route.user === "schema" && !auth?.user ? ["auth.user must be defined"] : [];
+        const path = req.url.split("?")[0]!;
+        const result = validate({ method: req.method, path, body: req.body, query: req.query, params: req.params, extraErrors });
+        if (!result.ok) throw schemaError(result.message);
+        if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
+        const out = await route.handler({
+          auth: auth as RequestAuth,
+          body: result.body as never,
+          query: result.query as never,
+          params: result.params as never,
+          req,
+          reply,
+          clients: deps.clients,
+          projects,
+          config: deps.config,
+        });
+        if ("sent" in out) return reply;
+        if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
+        return sendJson(reply, out.status ?? 200, out.json);
+      }),
+  });
+}
+
+import { knownError } from "@vestibule/shared/errors";
+
+function schemaError(message: string) {
+  return knownError("SCHEMA_ERROR", { message });
+}
+
+function userAuthenticationRequired() {
+  return knownError("USER_AUTHENTICATION_REQUIRED");
+}

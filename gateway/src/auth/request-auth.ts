@@ -1,0 +1,126 @@
+import type { FastifyRequest } from "fastify";
+import { knownError } from "@vestibule/shared/errors";
+import { isUuid } from "@vestibule/shared/ids";
+import { header, nonEmptyHeader } from "../http/headers.ts";
+import type { CachedProject, KeyCache, ProjectCache } from "./caches.ts";
+
+export type AccessType = "client" | "server" | "admin";
+export const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
+
+/** The user behind a verified access token. */
+export interface AuthUser {
+  readonly id: string;
+  readonly isAnonymous: boolean;
+  /** Session (refresh token row) the token was minted for. */
+  readonly refreshTokenId: string;
+}
+
+/** What the headers of a request prove, after the contract's checks. `null` = no access type (unauthenticated). */
+export interface RequestAuth {
+  readonly type: AccessType;
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly project: CachedProject;
+  readonly user?: AuthUser;
+  /** `x-stack-refresh-token`, read only by the endpoints that use it. */
+  readonly refreshToken?: string;
+  /** Set when the request was authorised by an `x-stack-admin-access-token` of a project owner. */
+  readonly adminUserId?: string;
+}
+
+/**
+ * Verifies user access tokens and dashboard admin access tokens. The auth service's signing keys arrive with the
+ * sign-in work; until a verifier with keys is installed no token can be valid, so every presented token is refused
+ * as unparsable, which is exactly what the contract answers for a token we cannot verify.
+ */
+export interface TokenVerifier {
+  verifyAccessToken(token: string, opts: { projectId: string; allowAnonymous: boolean }): Promise<AuthUser>;
+  verifyAdminAccessToken(token: string, opts: { projectId: string }): Promise<{ userId: string }>;
+}
+
+export const noKeysTokenVerifier: TokenVerifier = {
+  async verifyAccessToken() {
+    throw knownError("UNPARSABLE_ACCESS_TOKEN");
+  },
+  async verifyAdminAccessToken() {
+    throw knownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  },
+};
+
+export interface AuthDeps {
+  readonly projects: ProjectCache;
+  readonly keys: KeyCache;
+  readonly tokens: TokenVerifier;
+  readonly mode: "development" | "production";
+}
+
+/**
+ * Authenticates a request's headers in the contract's order (headers-and-auth.md §3); the first failure wins.
+ * Costs no RPC when the project and the key are cached.
+ */
+export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): Promise<RequestAuth | null> {
+  const accessType = header(req, "access-type");
+  const publishableKey = nonEmptyHeader(req, "publishable-client-key");
+  const secretKey = nonEmptyHeader(req, "secret-server-key");
+  const adminKey = nonEmptyHeader(req, "super-secret-admin-key");
+  const adminAccessToken = nonEmptyHeader(req, "admin-access-token");
+
+  if (accessType === undefined || accessType === "") {
+    if (publishableKey || secretKey || adminKey || adminAccessToken) throw knownError("PROJECT_KEY_WITHOUT_ACCESS_TYPE");
+    return null;
+  }
+  if (!(ACCESS_TYPES as readonly string[]).includes(accessType)) {
+    throw knownError("INVALID_ACCESS_TYPE", { accessType });
+  }
+  const type = accessType as AccessType;
+  const projectId = nonEmptyHeader(req, "project-id");
+  if (!projectId) throw knownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: type });
+
+  let user: AuthUser | undefined;
+  const accessToken = nonEmptyHeader(req, "access-token");
+  if (accessToken) {
+    user = await deps.tokens.verifyAccessToken(accessToken, {
+      projectId,
+      allowAnonymous: header(req, "allow-anonymous-user") === "true",
+    });
+  }
+
+  const project = projectId === "internal" || isUuid(projectId) ? await deps.projects.get(projectId) : null;
+  if (!project) throw knownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
+
+  let adminUserId: string | undefined;
+  const overrideKey = deps.mode === "development" ? nonEmptyHeader(req, "development-override-key") : undefined;
+  if (overrideKey && (await deps.keys.check("internal", "super_secret_admin", overrideKey))) {
+    // Development only: the internal project's admin key opens every project (dev tooling).
+  } else if (adminAccessToken) {
+    adminUserId = (await deps.tokens.verifyAdminAccessToken(adminAccessToken, { projectId })).userId;
+  } else if (type === "client") {
+    if (!publishableKey) throw knownError("CLIENT_AUTHENTICATION_REQUIRED");
+    if (!(await deps.keys.check(projectId, "publishable_client", publishableKey))) {
+      throw knownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });
+    }
+  } else if (type === "server") {
+    if (!secretKey) throw knownError("SERVER_AUTHENTICATION_REQUIRED");
+    if (!(await deps.keys.check(projectId, "secret_server", secretKey))) {
+      throw knownError("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
+    }
+  } else {
+    if (!adminKey) throw knownError("ADMIN_AUTHENTICATION_REQUIRED");
+    if (!(await deps.keys.check(projectId, "super_secret_admin", adminKey))) {
+      throw knownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
+    }
+  }
+
+  const branchId = header(req, "branch-id") || "main";
+  if (branchId !== "main") throw knownError("BRANCH_DOES_NOT_EXIST", { branch_id: branchId });
+
+  return {
+    type,
+    projectId,
+    branchId,
+    project,
+    user,
+    adminUserId,
+    refreshToken: nonEmptyHeader(req, "refresh-token"),
+  };
+}

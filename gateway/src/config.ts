@@ -1,0 +1,30 @@
+import { int, oneOf, optionalStr, str, url, type ConfigOf } from "@vestibule/shared/config";
+import { peerUrl } from "@vestibule/shared/service";
+
+/**
+ * The gateway's settings. Request bodies: the largest legal request of the contract is a project update with two
+ * 1,000,000-character image URLs (logo_url, full_logo_url) plus small fields, so the limit is 2 MB of URLs plus
+ * 256 KiB for everything else, and no more.
+ */
+export const DEFAULT_BODY_LIMIT = 2 * 1_000_000 + 256 * 1024;
+
+export const gatewayConfigSpec = {
+  port: int("PORT", "HTTP/1.1 port of the public API", { default: 8102, min: 0, max: 65535 }),
+  host: str("HOST", "interface to listen on", { default: "127.0.0.1" }),
+  logLevel: oneOf("LOG_LEVEL", "log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+  mode: oneOf("VESTIBULE_MODE", "development or production", ["development", "production"], "development"),
+  serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication", { minLength: 32 }),
+  databaseUrl: optionalStr("DATABASE_URL", "Postgres of the embedded event bus (only used when NATS_URL is unset)"),
+  natsUrl: optionalStr("NATS_URL", "NATS server with JetStream; unset = embedded Postgres event bus"),
+  eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams", { default: "" }),
+  publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of this gateway", { default: "http://localhost:8102" }),
+  bodyLimit: int("VESTIBULE_BODY_LIMIT", "maximum request body in bytes", { default: DEFAULT_BODY_LIMIT, min: 1024 }),
+  authUrl: url("VESTIBULE_AUTH_URL", "auth service", { default: peerUrl("auth", {}) }),
+  identityUrl: url("VESTIBULE_IDENTITY_URL", "identity service", { default: peerUrl("identity", {}) }),
+  teamsPermissionsUrl: url("VESTIBULE_TEAMS_PERMISSIONS_URL", "teams-permissions service", { default: peerUrl("teams_permissions", {}) }),
+  billingUrl: url("VESTIBULE_BILLING_URL", "billing service", { default: peerUrl("billing", {}) }),
+  emailUrl: url("VESTIBULE_EMAIL_URL", "email service", { default: peerUrl("email", {}) }),
+  vaultUrl: url("VESTIBULE_VAULT_URL", "vault service", { default: peerUrl("vault", {}) }),
+};
+
+export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { knownError, type KnownError } from "@vestibule/shared/errors";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parsingError(message: string): KnownError {
+  return knownError("BODY_PARSING_ERROR", { message });
+}
+
+/**
+ * Request bodies as the contract parses them (headers-and-auth.md §6): the first segment of `content-type` decides;
+ * JSON, form-urlencoded (flat object of strings), text/plain and octet-stream are understood, an empty body is no
+ * body, and anything else is BODY_PARSING_ERROR, never a 500.
+ */
+export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (req: FastifyRequest, raw: Buffer | string, done) => {
+    const body = typeof raw === "string" ? Buffer.from(raw) : raw;
+    try {
+      done(null, parseBody(req.headers["content-type"], body));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+}
+
+export function parseBody(contentType: string | undefined, body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "" ) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw parsingError("Request body cannot be parsed as UTF-8");
+  }
+  switch (type) {
+    case "application/json":
+      if (text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw parsingError("Invalid JSON in request body");
+      }
+    case "application/x-www-form-urlencoded":
+      try {
+        const out: Record<string, string> = {};
+        for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+        return out;
+      } catch {
+        throw parsingError("Invalid form data in request body");
+      }
+    case "text/plain":
+      return text;
+    case "application/octet-stream":
+      return body;
+    default:
+      throw parsingError(`Unknown content type in request body: ${type}`);
+  }
+}

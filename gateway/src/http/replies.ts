@@ -1,0 +1,80 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { KnownError, StatusError, fromConnectError, httpStatusForConnectCode, isKnownError, knownError } from "@vestibule/shared/errors";
+import { HEADER_PREFIXES } from "./headers.ts";
+
+/** A plain-text answer (the contract's StatusError kind: no known-error header). */
+export function sendText(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).type("text/plain; charset=utf-8").send(text);
+}
+
+/** JSON, pretty-printed with 2 spaces when the caller accepts text/html (cosmetic, as the contract does). */
+export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  const accept = reply.request.headers.accept ?? "";
+  const text = accept.includes("text/html") ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+  return reply.code(status).type("application/json; charset=utf-8").send(text);
+}
+
+/** A known error: its status, `{code, details?, error}` and the known-error header under both prefixes. */
+export function sendKnownError(reply: FastifyReply, err: KnownError): FastifyReply {
+  for (const p of HEADER_PREFIXES) reply.header(`${p}known-error`, err.code);
+  return sendJson(reply, err.httpStatus, err.toJSON());
+}
+
+/** Service that a failed RPC was addressed to, attached by the route helpers for the 503 text. */
+export interface ServiceUnavailable {
+  readonly service: string;
+}
+
+/**
+ * The gateway's one error handler: every failure of a request ends here and is answered by kind.
+ *  - known errors (thrown here or carried from a service in the KnownErrorDetail) → contract JSON + header;
+ *  - StatusError → its status and text;
+ *  - a service that is down or unreachable → plain-text 503 (the contract has no known error for it);
+ *  - fastify's own body errors → BODY_PARSING_ERROR / 413;
+ *  - anything else → 500 text with the request id (details only in the log and, in development, the body).
+ */
+export function handleError(err: unknown, req: FastifyRequest, reply: FastifyReply, mode: "development" | "production"): FastifyReply {
+  const fastifyCode = (err as { code?: string }).code;
+  if (fastifyCode === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    return sendText(reply, 413, `Request body is too large. The limit is ${(err as { message: string }).message.match(/\d+/)?.[0] ?? "?"} bytes.`);
+  }
+  if (fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return sendKnownError(reply, knownError("BODY_PARSING_ERROR", { message: `Unknown content type in request body: ${req.headers["content-type"] ?? ""}` }));
+  }
+  let known: KnownError | StatusError | undefined;
+  if (isKnownError(err) || err instanceof StatusError) known = err;
+  else if (err instanceof ConnectError) known = fromConnectError(err);
+  if (known instanceof KnownError) {
+    req.log.warn({ code: known.code, status: known.httpStatus }, "known error");
+    return sendKnownError(reply, known);
+  }
+  if (known instanceof StatusError) {
+    req.log.warn({ status: known.httpStatus }, known.message);
+    return sendText(reply, known.httpStatus, known.message);
+  }
+  if (err instanceof ConnectError) {
+    const service = (err as ConnectError & Partial<ServiceUnavailable>).service ?? "a backend service";
+    if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) {
+      req.log.error({ err: err.message, service }, "service unavailable");
+      return sendText(reply, 503, `Service Unavailable: ${service} is not reachable right now. Please retry shortly.\nRequest ID: ${req.id}`);
+    }
+    const status = httpStatusForConnectCode(err.code);
+    if (status < 500) {
+      req.log.warn({ err: err.message, service }, "service refused request");
+      return sendText(reply, status, err.rawMessage);
+    }
+    req.log.error({ err, service }, "service error");
+    return internalError(reply, req, mode, err);
+  }
+  req.log.error({ err }, "unhandled error");
+  return internalError(reply, req, mode, err);
+}
+
+function internalError(reply: FastifyReply, req: FastifyRequest, mode: string, err: unknown): FastifyReply {
+  const body =
+    mode === "development"
+      ? `Internal Server Error. The error message follows, but will be stripped in production.\n\n${(err as Error)?.stack ?? String(err)}`
+      : `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${req.id}`;
+  return sendText(reply, 500, body);
+}

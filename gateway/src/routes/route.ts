@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Static, TSchema } from "typebox";
+import { knownError } from "@vestibule/shared/errors";
+import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
+import type { ServiceClients } from "../clients.ts";
+import type { ProjectCache } from "../auth/caches.ts";
+import type { GatewayConfig } from "../config.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteSchemas {
+  readonly body?: TSchema;
+  readonly query?: TSchema;
+  readonly params?: TSchema;
+}
+
+type StaticOr<T, D> = T extends TSchema ? Static<T> : D;
+
+/** Everything a route handler may use. Handlers hold no state; they translate REST to RPCs and back. */
+export interface RouteContext<S extends RouteSchemas, A> {
+  readonly auth: A;
+  readonly body: StaticOr<S["body"], undefined>;
+  readonly query: StaticOr<S["query"], Record<string, never>>;
+  readonly params: StaticOr<S["params"], Record<string, never>>;
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly clients: ServiceClients;
+  readonly projects: ProjectCache;
+  readonly config: GatewayConfig;
+}
+
+/** What a handler returns: JSON with a status (default 200), plain text, or a reply it sent itself. */
+export type RouteResult = { status?: number; json: unknown } | { status?: number; text: string } | { sent: true };
+
+/**
+ * "none": public endpoint, works without an access type (headers are still authenticated when given);
+ * otherwise the access types the endpoint accepts (wrong type → INSUFFICIENT_ACCESS_TYPE, none → ACCESS_TYPE_REQUIRED).
+ */
+export type Access = "none" | readonly AccessType[];
+
+/** How the endpoint reacts to a missing signed-in user (contract: a schema line, or a known error). */
+export type UserRequirement = "optional" | "schema" | "known-error";
+
+export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Access = Access> {
+  readonly method: HttpMethod;
+  /** Path below /api/v1 with fastify params, e.g. "/internal/api-keys/:api_key_id". */
+  readonly path: string;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly access: A;
+  readonly user?: UserRequirement;
+  readonly schemas: S;
+  handler(ctx: RouteContext<S, A extends "none" ? RequestAuth | null : RequestAuth>): Promise<RouteResult>;
+}
+
+export function defineRoute<const S extends RouteSchemas, const A extends Access>(spec: RouteSpec<S, A>): RouteSpec<S, A> {
+  return spec;
+}
+
+/** The contract's access-type check, run before body/query validation. */
+export function checkAccess(access: Access, auth: RequestAuth | null): void {
+  if (access === "none") return;
+  if (!auth) throw knownError("ACCESS_TYPE_REQUIRED");
+  if (!access.includes(auth.type)) {
+    throw knownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: auth.type, allowed_access_types: [...access] });
+  }
+}

@@ -1,0 +1,230 @@
+import { Type } from "typebox";
+import { DisplayName, Email, ImageUrl, Nullable, Obj, OneOf, Url, Uuid } from "../../validation/index.ts";
+import type { Project } from "@vestibule/proto/identity/v1/project";
+import { knownError, statusError } from "@vestibule/shared/errors";
+import type { RequestAuth } from "../../auth/request-auth.ts";
+import { defineRoute } from "../route.ts";
+
+/** The admin project shape of `/internal/projects*`. */
+export function adminProjectView(p: Project): Record<string, unknown> {
+  return {
+    id: p.id,
+    display_name: p.displayName,
+    description: p.description,
+    logo_url: p.logoUrl ?? null,
+    full_logo_url: p.fullLogoUrl ?? null,
+    created_at_millis: Number(p.createdAtMillis),
+    is_production_mode: p.isProductionMode,
+    owner_team_id: p.ownerTeamId ?? null,
+    config: JSON.parse(p.adminConfigJson || "{}") as unknown,
+  };
+}
+
+const OptionalImageUrl = Type.Optional(Nullable(ImageUrl()));
+
+const OAuthProvider = Obj(
+  {
+    id: Type.String(),
+    type: OneOf(["shared", "standard"]),
+    client_id: Type.Optional(Type.String()),
+    client_secret: Type.Optional(Type.String()),
+    facebook_config_id: Type.Optional(Type.String()),
+    microsoft_tenant_id: Type.Optional(Type.String()),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+);
+
+const PermissionRef = Obj({ id: Type.String() });
+
+/** The `config` update fields of POST /internal/projects and PATCH /internal/projects/current. */
+export const ProjectConfigUpdate = Obj(
+  {
+    sign_up_enabled: Type.Optional(Type.Boolean()),
+    credential_enabled: Type.Optional(Type.Boolean()),
+    magic_link_enabled: Type.Optional(Type.Boolean()),
+    passkey_enabled: Type.Optional(Type.Boolean()),
+    client_team_creation_enabled: Type.Optional(Type.Boolean()),
+    client_user_deletion_enabled: Type.Optional(Type.Boolean()),
+    allow_localhost: Type.Optional(Type.Boolean()),
+    allow_user_api_keys: Type.Optional(Type.Boolean()),
+    allow_team_api_keys: Type.Optional(Type.Boolean()),
+    create_team_on_sign_up: Type.Optional(Type.Boolean()),
+    oauth_account_merge_strategy: Type.Optional(
+      OneOf(["link_method", "raise_error", "allow_duplicates"]),
+    ),
+    email_config: Type.Optional(
+      Obj(
+        {
+          type: OneOf(["shared", "standard"]),
+          host: Type.Optional(Type.String()),
+          port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+          username: Type.Optional(Type.String()),
+          password: Type.Optional(Type.String()),
+          sender_name: Type.Optional(Type.String()),
+          sender_email: Type.Optional(Email()),
+        },
+      ),
+    ),
+    email_theme: Type.Optional(Uuid()),
+    domains: Type.Optional(
+      Type.Array(
+        Obj({ domain: Url(), handler_path: Type.String({ pattern: "^/" }) }),
+      ),
+    ),
+    oauth_providers: Type.Optional(Type.Array(OAuthProvider)),
+    team_creator_default_permissions: Type.Optional(Type.Array(PermissionRef)),
+    team_member_default_permissions: Type.Optional(Type.Array(PermissionRef)),
+    user_default_permissions: Type.Optional(Type.Array(PermissionRef)),
+  },
+);
+
+const ProjectUpdate = Obj(
+  {
+    display_name: Type.Optional(DisplayName({ minLength: 1 })),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    logo_url: OptionalImageUrl,
+    full_logo_url: OptionalImageUrl,
+    is_production_mode: Type.Optional(Type.Boolean()),
+    config: Type.Optional(ProjectConfigUpdate),
+  },
+);
+
+const ProjectCreate = Obj(
+  {
+    display_name: DisplayName({ minLength: 1 }),
+    owner_team_id: Uuid(),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    logo_url: OptionalImageUrl,
+    full_logo_url: OptionalImageUrl,
+    is_production_mode: Type.Optional(Type.Boolean()),
+    config: Type.Optional(ProjectConfigUpdate),
+  },
+);
+
+/** `/internal/projects` is for signed-in users of the `internal` project (project owners), any access type. */
+function requireInternalUser(auth: RequestAuth): string {
+  if (auth.projectId !== "internal") throw knownError("EXPECTED_INTERNAL_PROJECT");
+  if (!auth.user) throw knownError("USER_AUTHENTICATION_REQUIRED");
+  return auth.user.id;
+}
+
+// Listing and creating projects need the owner team memberships of the signed-in internal user, which the
+// teams-permissions service provides (issue "teams and permissions"). Until then no internal user can exist
+// (no sign-in yet), so these answer the authentication errors; a signed-in caller would get this 501.
+const OWNERSHIP_PENDING = "Project ownership needs the teams-permissions service, which is not available in this version.";
+
+export const listInternalProjectsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/projects",
+  summary: "Projects the signed-in project owner manages",
+  tags: ["Projects (admin)"],
+  access: ["client", "server", "admin"],
+  schemas: {},
+  async handler({ auth }) {
+    requireInternalUser(auth);
+    throw statusError(501, OWNERSHIP_PENDING);
+  },
+});
+
+export const createInternalProjectRoute = defineRoute({
+  method: "POST",
+  path: "/internal/projects",
+  summary: "Create a project owned by one of the caller's teams",
+  tags: ["Projects (admin)"],
+  access: ["client", "server", "admin"],
+  schemas: { body: ProjectCreate },
+  async handler({ auth }) {
+    requireInternalUser(auth);
+    throw statusError(501, OWNERSHIP_PENDING);
+  },
+});
+
+export const getAdminProjectRoute = defineRoute({
+  method: "GET",
+  path: "/internal/projects/current",
+  summary: "The current project with its full configuration",
+  tags: ["Projects (admin)"],
+  access: ["admin"],
+  schemas: {},
+  async handler({ auth, clients }) {
+    const { project } = await clients.projects.getProject({ projectId: auth.projectId });
+    return { json: adminProjectView(project!) };
+  },
+});
+
+export const updateAdminProjectRoute = defineRoute({
+  method: "PATCH",
+  path: "/internal/projects/current",
+  summary: "Update the current project and its configuration",
+  tags: ["Projects (admin)"],
+  access: ["admin"],
+  schemas: { body: ProjectUpdate },
+  async handler({ auth, body, clients, projects }) {
+    const { project } = await clients.projects.updateProject({
+      projectId: auth.projectId,
+      displayName: body.display_name,
+      description: body.description === null ? "" : body.description,
+      logoUrl: body.logo_url ?? undefined,
+      clearLogoUrl: body.logo_url === null,
+      fullLogoUrl: body.full_logo_url ?? undefined,
+      clearFullLogoUrl: body.full_logo_url === null,
+      isProductionMode: body.is_production_mode,
+      configUpdateJson: body.config ? JSON.stringify(body.config) : "",
+    });
+    projects.put(project!);
+    return { json: adminProjectView(project!) };
+  },
+});
+
+export const deleteAdminProjectRoute = defineRoute({
+  method: "DELETE",
+  path: "/internal/projects/current",
+  summary: "Delete the current project",
+  tags: ["Projects (admin)"],
+  access: ["admin"],
+  schemas: {},
+  async handler({ auth, clients, projects }) {
+    await clients.projects.deleteProject({ projectId: auth.projectId });
+    projects.invalidate(auth.projectId);
+    return { json: { success: true } };
+  },
+});
+
+export const getConfigRoute = defineRoute({
+  method: "GET",
+  path: "/internal/config",
+  summary: "The fully rendered configuration of the current project",
+  tags: ["Config (admin)"],
+  access: ["admin"],
+  schemas: {},
+  async handler({ auth, clients }) {
+    const { project } = await clients.projects.getProject({ projectId: auth.projectId });
+    return { json: { config_string: project!.renderedConfigJson } };
+  },
+});
+
+export const updateConfigOverrideRoute = defineRoute({
+  method: "PATCH",
+  path: "/internal/config/override",
+  summary: "Deep-merge an override into the project's configuration",
+  tags: ["Config (admin)"],
+  access: ["admin"],
+  schemas: {
+    body: Obj({ config_override_string: Type.Optional(Type.String()) }),
+  },
+  async handler({ auth, body, clients, projects }) {
+    if (body.config_override_string === undefined) return { json: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.config_override_string);
+    } catch {
+      throw statusError(400, "config_override_string is not valid JSON");
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw statusError(400, "config_override_string must be a JSON object");
+    }
+    const { project } = await clients.projects.updateConfigOverride({ projectId: auth.projectId, configOverrideJson: body.config_override_string });
+    projects.put(project!);
+    return { json: {} };
+  },
+});

@@ -1,0 +1,162 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { readConfig } from "@vestibule/shared/config";
+import { PgBus } from "@vestibule/shared/events";
+import { createLogger } from "@vestibule/shared/log";
+import { createServiceClient } from "@vestibule/shared/rpc";
+import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
+import { startService, type RunningService } from "@vestibule/shared/service";
+import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
+import { ProjectService } from "@vestibule/proto/identity/v1/project-service";
+import { ApiKeySetService } from "@vestibule/proto/identity/v1/api-key-service";
+import { identityService } from "@vestibule/identity";
+import { buildGateway, type Gateway } from "../src/app.ts";
+import { createServiceClients } from "../src/clients.ts";
+import { gatewayConfigSpec } from "../src/config.ts";
+
+export interface ProjectKeys {
+  readonly projectId: string;
+  readonly publishableClientKey: string;
+  readonly secretServerKey: string;
+  readonly superSecretAdminKey: string;
+}
+
+export interface Stack {
+  readonly url: string;
+  readonly demo: ProjectKeys;
+  readonly internal: ProjectKeys;
+  readonly db: TestDatabase;
+  readonly identity: RunningService;
+  readonly gateway: Gateway;
+  readonly env: Record<string, string>;
+  /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
+  startGatewayReplica(): Promise<{ url: string; close(): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+const log = createLogger({ service: "test", level: "silent" });
+
+/**
+ * A real stack for gateway contract tests: a fresh database, the identity service in this process (real gRPC over
+ * h2c, real Postgres, embedded Postgres event bus), the gateway listening on a free port, and a demo project with
+ * keys minted through the identity RPCs, the way `npm start` does it.
+ */
+export async function startStack(): Promise<Stack> {
+  const db = await createTestDatabase();
+  const env: Record<string, string> = {
+    DATABASE_URL: db.url,
+    VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
+    VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    LOG_LEVEL: "silent",
+    PORT: "0",
+  };
+  const identity = await startService(identityService, { env, log });
+  const identityUrl = `http://127.0.0.1:${identity.port}`;
+  const gatewayEnv = { ...env, VESTIBULE_IDENTITY_URL: identityUrl };
+
+  async function launchGateway() {
+    const config = readConfig(gatewayConfigSpec, gatewayEnv);
+    const bus = new PgBus(db.url, log);
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus });
+    await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+    return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
+  }
+
+  const main = await launchGateway();
+  const rpc = { baseUrl: identityUrl, caller: "test", secret: env.VESTIBULE_SERVICE_SECRET! };
+  const projects = createServiceClient(ProjectService, rpc);
+  const keySets = createServiceClient(ApiKeySetService, rpc);
+  const { project } = await projects.createProject({
+    displayName: "Demo Project",
+    configUpdateJson: JSON.stringify({ allow_localhost: true, magic_link_enabled: true, client_team_creation_enabled: true }),
+  });
+  async function keysFor(projectId: string): Promise<ProjectKeys> {
+    const { apiKeySet } = await keySets.createApiKeySet({
+      projectId,
+      description: "test keys",
+      hasPublishableClientKey: true,
+      hasSecretServerKey: true,
+      hasSuperSecretAdminKey: true,
+    });
+    return {
+      projectId,
+      publishableClientKey: apiKeySet!.publishableClientKey,
+      secretServerKey: apiKeySet!.secretServerKey,
+      superSecretAdminKey: apiKeySet!.superSecretAdminKey,
+    };
+  }
+  const demo = await keysFor(project!.id);
+  const internal = await keysFor("internal");
+  const replicas: { close(): Promise<void> }[] = [];
+
+  return {
+    url: main.url,
+    demo,
+    internal,
+    db,
+    identity,
+    gateway: main.gateway,
+    env,
+    async startGatewayReplica() {
+      const r = await launchGateway();
+      replicas.push(r);
+      return { url: r.url, close: r.close };
+    },
+    async stop() {
+      await Promise.all(replicas.map((r) => r.close()));
+      await main.close();
+      await identity.stop();
+      await db.drop();
+    },
+  };
+}
+
+export type AccessType = "client" | "server" | "admin";
+
+/** Contract headers for a project's key of the given access type. */
+export function headersFor(keys: ProjectKeys, type: AccessType, prefix = "x-stack-"): Record<string, string> {
+  const h: Record<string, string> = { [`${prefix}project-id`]: keys.projectId, [`${prefix}access-type`]: type };
+  if (type === "client") h[`${prefix}publishable-client-key`] = keys.publishableClientKey;
+  if (type === "server") h[`${prefix}secret-server-key`] = keys.secretServerKey;
+  if (type === "admin") h[`${prefix}super-secret-admin-key`] = keys.superSecretAdminKey;
+  return h;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly json: any;
+}
+
+export async function call(stackOrUrl: Stack | string, method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string; contentType?: string } = {}): Promise<ApiResponse> {
+  const base = typeof stackOrUrl === "string" ? stackOrUrl : stackOrUrl.url;
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) {
+    body = opts.rawBody;
+    headers["content-type"] = opts.contentType ?? "application/json";
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] = opts.contentType ?? "application/json";
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Asserts the shape of a known-error response: status, body code and the known-error header under both prefixes. */
+export function expectKnownError(res: ApiResponse, status: number, code: string): void {
+  if (res.status !== status || res.json?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text.slice(0, 500)}`);
+  }
+  if (res.headers.get("x-stack-known-error") !== code) throw new Error(`x-stack-known-error header is ${res.headers.get("x-stack-known-error")}`);
+  if (res.headers.get("x-hexclave-known-error") !== code) throw new Error(`x-hexclave-known-error header is ${res.headers.get("x-hexclave-known-error")}`);
+}
