@@ -1,7 +1,7 @@
 import { ConnectError, type Client } from "@connectrpc/connect";
 import { createServiceClient } from "@vestibule/shared/rpc";
-import { ProjectService } from "@vestibule/proto/identity/v1/project-service";
-import { ApiKeySetService } from "@vestibule/proto/identity/v1/api-key-service";
+import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
+import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Project } from "@vestibule/proto/identity/v1/project";
-import { ProjectKeyType } from "@vestibule/proto/identity/v1/api-key-service";
-import { NotFoundError } from "@vestibule/proto/identity/v1/project-service";
+import { ProjectKeyType } from "@vestibule/proto/identity/v1/api_key_service";
+import { NotFoundError } from "@vestibule/proto/identity/v1/project_service";
 import { fromConnectError } from "@vestibule/shared/errors";
 import type { ServiceClients } from "../clients.ts";
 

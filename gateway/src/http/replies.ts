@@ -51,6 +51,7 @@ export function handleError(err: unknown, req: FastifyRequest, reply: FastifyRep
   }
   if (known instanceof StatusError) {
     req.log.warn({ status: known.httpStatus }, known.message);
+    if (known.retryAfterSeconds !== undefined) reply.header("retry-after", String(known.retryAfterSeconds));
     return sendText(reply, known.httpStatus, known.message);
   }
   if (err instanceof ConnectError) {

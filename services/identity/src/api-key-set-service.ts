@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { ApiKeySetSchema, ApiKeySetService, ProjectKeyType, type ApiKeySet } from "@vestibule/proto/identity/v1/api-key-service";
+import { ApiKeySetSchema, ApiKeySetService, ProjectKeyType, type ApiKeySet } from "@vestibule/proto/identity/v1/api_key_service";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";

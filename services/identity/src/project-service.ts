@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { ProjectSchema, type Project } from "@vestibule/proto/identity/v1/project";
-import { NotFoundError, ProjectService } from "@vestibule/proto/identity/v1/project-service";
+import { NotFoundError, ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ProjectService } from "@vestibule/proto/identity/v1/project-service";
-import { ApiKeySetService } from "@vestibule/proto/identity/v1/api-key-service";
+import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
+import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { createApiKeySetService } from "./api-key-set-service.ts";
 import { createProjectService } from "./project-service.ts";

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { Nullable, Obj, OneOf, Uuid } from "../../validation/index.ts";
-import type { ApiKeySet } from "@vestibule/proto/identity/v1/api-key-service";
+import type { ApiKeySet } from "@vestibule/proto/identity/v1/api_key_service";
 import { defineRoute } from "../route.ts";
 
 /**

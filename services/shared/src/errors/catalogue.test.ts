@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Code, ConnectError, createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
 import { Health } from "@vestibule/proto/grpc/health/v1/health";
-import { KnownErrorDetailSchema } from "@vestibule/proto/error/v1";
+import { KnownErrorDetailSchema } from "@vestibule/proto/error/v1/error";
 import { describe, expect, it } from "vitest";
 import {
   KNOWN_ERRORS,

@@ -8,7 +8,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { KnownErrorDetailSchema, StatusErrorDetailSchema, type KnownErrorDetail } from "@vestibule/proto/error/v1";
+import { KnownErrorDetailSchema, StatusErrorDetailSchema, type KnownErrorDetail } from "@vestibule/proto/error/v1/error";
 import { KNOWN_ERRORS, isConcreteKnownErrorCode, type DetailsOf } from "./catalogue.ts";
 import { KnownError, StatusError, isKnownError, isStatusError, knownError } from "./known-error.ts";
 
@@ -95,7 +95,7 @@ export function toConnectError(err: unknown): ConnectError {
     );
   }
   if (isStatusError(err)) {
-    const detail = create(StatusErrorDetailSchema, { httpStatus: err.httpStatus, message: err.message });
+    const detail = create(StatusErrorDetailSchema, { httpStatus: err.httpStatus, message: err.message, retryAfterSeconds: err.retryAfterSeconds ?? 0 });
     return new ConnectError(
       err.message,
       connectCodeForHttpStatus(err.httpStatus),
@@ -123,7 +123,7 @@ export function fromConnectError(err: unknown): KnownError | StatusError | undef
       Number.isInteger(status.httpStatus) && status.httpStatus >= 400 && status.httpStatus <= 599
         ? status.httpStatus
         : httpStatusForConnectCode(ce.code);
-    return new StatusError(httpStatus, status.message, { cause: ce });
+    return new StatusError(httpStatus, status.message, { cause: ce, retryAfterSeconds: status.retryAfterSeconds || undefined });
   }
   return undefined;
 }

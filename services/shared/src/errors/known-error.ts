@@ -100,9 +100,12 @@ export function isKnownError(value: unknown, code?: KnownErrorCode): boolean {
 export class StatusError extends Error {
   override readonly name = "StatusError";
   readonly httpStatus: number;
+  /** For 429 / 503: seconds to wait before retrying, sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(httpStatus: number, message: string, options?: ErrorOptions) {
+  constructor(httpStatus: number, message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
     if (!Number.isInteger(httpStatus) || httpStatus < 400 || httpStatus > 599) {
       throw new RangeError(`StatusError needs a 4xx or 5xx status, got ${httpStatus}`);
     }
@@ -115,8 +118,8 @@ export class StatusError extends Error {
 }
 Object.defineProperty(StatusError.prototype, STATUS_ERROR_BRAND, { value: true });
 
-export function statusError(status: number, message: string): StatusError {
-  return new StatusError(status, message);
+export function statusError(status: number, message: string, options?: { retryAfterSeconds?: number }): StatusError {
+  return new StatusError(status, message, options);
 }
 
 export function isStatusError(value: unknown): value is StatusError {

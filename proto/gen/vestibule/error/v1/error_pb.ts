@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/error/v1/error.proto.
  */
 export const file_vestibule_error_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvZXJyb3IvdjEvZXJyb3IucHJvdG8SEnZlc3RpYnVsZS5lcnJvci52MSJHChBLbm93bkVycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIUCgxkZXRhaWxzX2pzb24YAyABKAkiOQoRU3RhdHVzRXJyb3JEZXRhaWwSEwoLaHR0cF9zdGF0dXMYASABKAUSDwoHbWVzc2FnZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("Ch52ZXN0aWJ1bGUvZXJyb3IvdjEvZXJyb3IucHJvdG8SEnZlc3RpYnVsZS5lcnJvci52MSJHChBLbm93bkVycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIUCgxkZXRhaWxzX2pzb24YAyABKAkiVgoRU3RhdHVzRXJyb3JEZXRhaWwSEwoLaHR0cF9zdGF0dXMYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIbChNyZXRyeV9hZnRlcl9zZWNvbmRzGAMgASgFYgZwcm90bzM");
 
 /**
  * Attached to every ConnectError that carries a known error of the public contract.
@@ -65,6 +65,13 @@ export type StatusErrorDetail = Message<"vestibule.error.v1.StatusErrorDetail"> 
    * @generated from field: string message = 2;
    */
   message: string;
+
+  /**
+   * For 429 / 503: seconds the client should wait (the gateway sends it as Retry-After); 0 = not set.
+   *
+   * @generated from field: int32 retry_after_seconds = 3;
+   */
+  retryAfterSeconds: number;
 };
 
 /**

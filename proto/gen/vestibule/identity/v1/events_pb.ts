@@ -6,13 +6,15 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Project } from "./project_pb.ts";
 import { file_vestibule_identity_v1_project } from "./project_pb.ts";
+import type { ContactChannel, User } from "./user_pb.ts";
+import { file_vestibule_identity_v1_user } from "./user_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vestibule/identity/v1/events.proto.
  */
 export const file_vestibule_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhV2ZXN0aWJ1bGUuaWRlbnRpdHkudjEiQQoOUHJvamVjdENyZWF0ZWQSLwoHcHJvamVjdBgBIAEoCzIeLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Qcm9qZWN0IkEKDlByb2plY3RVcGRhdGVkEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCIkCg5Qcm9qZWN0RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJIj4KEEFwaUtleVNldENyZWF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRIWCg5hcGlfa2V5X3NldF9pZBgCIAEoCSJPChBBcGlLZXlTZXRVcGRhdGVkEhIKCnByb2plY3RfaWQYASABKAkSFgoOYXBpX2tleV9zZXRfaWQYAiABKAkSDwoHcmV2b2tlZBgDIAEoCGIGcHJvdG8z", [file_vestibule_identity_v1_project]);
+  fileDesc("CiJ2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhV2ZXN0aWJ1bGUuaWRlbnRpdHkudjEiQQoOUHJvamVjdENyZWF0ZWQSLwoHcHJvamVjdBgBIAEoCzIeLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Qcm9qZWN0IkEKDlByb2plY3RVcGRhdGVkEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCIkCg5Qcm9qZWN0RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJIj4KEEFwaUtleVNldENyZWF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRIWCg5hcGlfa2V5X3NldF9pZBgCIAEoCSJPChBBcGlLZXlTZXRVcGRhdGVkEhIKCnByb2plY3RfaWQYASABKAkSFgoOYXBpX2tleV9zZXRfaWQYAiABKAkSDwoHcmV2b2tlZBgDIAEoCCJQCgtVc2VyQ3JlYXRlZBIpCgR1c2VyGAEgASgLMhsudmVzdGlidWxlLmlkZW50aXR5LnYxLlVzZXISFgoOc2lnbl91cF9tZXRob2QYAiABKAkiOAoLVXNlclVwZGF0ZWQSKQoEdXNlchgBIAEoCzIbLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Vc2VyIjIKC1VzZXJEZWxldGVkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCSJ8ChVDb250YWN0Q2hhbm5lbENoYW5nZWQSEgoKcHJvamVjdF9pZBgBIAEoCRI+Cg9jb250YWN0X2NoYW5uZWwYAiABKAsyJS52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ29udGFjdENoYW5uZWwSDwoHZGVsZXRlZBgDIAEoCGIGcHJvdG8z", [file_vestibule_identity_v1_project, file_vestibule_identity_v1_user]);
 
 /**
  * identity.project.created.v1
@@ -123,4 +125,100 @@ export type ApiKeySetUpdated = Message<"vestibule.identity.v1.ApiKeySetUpdated">
  */
 export const ApiKeySetUpdatedSchema: GenMessage<ApiKeySetUpdated> = /*@__PURE__*/
   messageDesc(file_vestibule_identity_v1_events, 4);
+
+/**
+ * identity.user.created.v1
+ *
+ * @generated from message vestibule.identity.v1.UserCreated
+ */
+export type UserCreated = Message<"vestibule.identity.v1.UserCreated"> & {
+  /**
+   * @generated from field: vestibule.identity.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * @generated from field: string sign_up_method = 2;
+   */
+  signUpMethod: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.UserCreated.
+ * Use `create(UserCreatedSchema)` to create a new message.
+ */
+export const UserCreatedSchema: GenMessage<UserCreated> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_events, 5);
+
+/**
+ * identity.user.updated.v1
+ *
+ * @generated from message vestibule.identity.v1.UserUpdated
+ */
+export type UserUpdated = Message<"vestibule.identity.v1.UserUpdated"> & {
+  /**
+   * @generated from field: vestibule.identity.v1.User user = 1;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.UserUpdated.
+ * Use `create(UserUpdatedSchema)` to create a new message.
+ */
+export const UserUpdatedSchema: GenMessage<UserUpdated> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_events, 6);
+
+/**
+ * identity.user.deleted.v1
+ *
+ * @generated from message vestibule.identity.v1.UserDeleted
+ */
+export type UserDeleted = Message<"vestibule.identity.v1.UserDeleted"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.UserDeleted.
+ * Use `create(UserDeletedSchema)` to create a new message.
+ */
+export const UserDeletedSchema: GenMessage<UserDeleted> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_events, 7);
+
+/**
+ * identity.contact_channel.updated.v1 (created, changed or deleted; `deleted` tells which)
+ *
+ * @generated from message vestibule.identity.v1.ContactChannelChanged
+ */
+export type ContactChannelChanged = Message<"vestibule.identity.v1.ContactChannelChanged"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: vestibule.identity.v1.ContactChannel contact_channel = 2;
+   */
+  contactChannel?: ContactChannel | undefined;
+
+  /**
+   * @generated from field: bool deleted = 3;
+   */
+  deleted: boolean;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.ContactChannelChanged.
+ * Use `create(ContactChannelChangedSchema)` to create a new message.
+ */
+export const ContactChannelChangedSchema: GenMessage<ContactChannelChanged> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_events, 8);
 
