@@ -6,8 +6,11 @@ import { runWithContext } from "@vestibule/shared/context";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
 import { decodeEnvelope } from "@vestibule/shared/events";
 import { compileRequestValidator } from "./validation/index.ts";
-import { authenticateRequest, noKeysTokenVerifier, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { authenticateRequest, noProjectOwnership, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
+import { UserCache } from "./auth/user-cache.ts";
+import { JwksTokenVerifier } from "./auth/token-verifier.ts";
+import { UsageRecorder } from "./auth/usage.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
@@ -22,13 +25,17 @@ export interface GatewayDeps {
   readonly log: Logger;
   /** Event bus for cache invalidation; optional in unit tests. */
   readonly bus?: EventBus;
+  /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
+  readonly ownership?: ProjectOwnership;
 }
 
 export interface Gateway {
   readonly app: FastifyInstance;
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
+  readonly users: UserCache;
+  readonly usage: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -51,7 +58,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config, clients } = deps;
   const projects = new ProjectCache(clients);
   const keys = new KeyCache(clients);
-  const tokens = deps.tokens ?? noKeysTokenVerifier;
+  const users = new UserCache(clients);
+  const verifier = new JwksTokenVerifier(clients, config.publicUrl, users);
+  const tokens = deps.tokens ?? verifier;
+  const usage = new UsageRecorder(clients, deps.log);
+  const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -59,6 +70,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy === "true",
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest("vestibuleAuth", null);
@@ -106,7 +118,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, { projects, keys, tokens, mode: config.mode }, deps, projects, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, users, usage }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -133,6 +145,20 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         handler: (msg) => keys.invalidateProject(decodeEnvelope(msg.data).projectId),
         onReset: () => keys.clear(),
       }),
+      await deps.bus.broadcast({
+        subject: "identity.user.>",
+        handler: (msg) => {
+          const env = decodeEnvelope(msg.data);
+          const payload = decodeUserEvent(env.type, env.payload);
+          if (payload) users.invalidate(env.projectId, payload);
+        },
+        onReset: () => users.clear(),
+      }),
+      await deps.bus.broadcast({
+        subject: "auth.signing_key.>",
+        handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
+        onReset: () => verifier.clear(),
+      }),
     );
   }
 
@@ -140,8 +166,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     app,
     projects,
     keys,
+    users,
+    usage,
     async close() {
       await app.close();
+      await usage.close();
       await Promise.all(subscriptions.map((s) => s.stop()));
     },
   };
@@ -158,7 +187,7 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  projects: ProjectCache,
+  state: { projects: ProjectCache; users: UserCache; usage: UsageRecorder },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -183,6 +212,7 @@ function registerRoute(
         const result = validate({ method: req.method, path, body: req.body, query: req.query, params: req.params, extraErrors });
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
+        if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
         const out = await route.handler({
           auth: auth as RequestAuth,
           body: result.body as never,
@@ -191,8 +221,10 @@ function registerRoute(
           req,
           reply,
           clients: deps.clients,
-          projects,
+          projects: state.projects,
+          users: state.users,
           config: deps.config,
+          clientIp: req.ip,
         });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
@@ -202,6 +234,16 @@ function registerRoute(
 }
 
 import { knownError } from "@vestibule/shared/errors";
+import { fromBinary } from "@bufbuild/protobuf";
+import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+
+/** The user id an identity.user.* event is about. */
+function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {
+  if (type === "identity.user.updated.v1") return fromBinary(UserUpdatedSchema, payload).user?.id;
+  if (type === "identity.user.deleted.v1") return fromBinary(UserDeletedSchema, payload).userId;
+  if (type === "identity.user.created.v1") return fromBinary(UserCreatedSchema, payload).user?.id;
+  return undefined;
+}
 
 function schemaError(message: string) {
   return knownError("SCHEMA_ERROR", { message });

@@ -2,12 +2,22 @@ import { ConnectError, type Client } from "@connectrpc/connect";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
+import { UserService } from "@vestibule/proto/identity/v1/user_service";
+import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
+import { SessionService } from "@vestibule/proto/auth/v1/session_service";
+import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
+import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
 export interface ServiceClients {
   readonly projects: Client<typeof ProjectService>;
   readonly apiKeySets: Client<typeof ApiKeySetService>;
+  readonly users: Client<typeof UserService>;
+  readonly contactChannels: Client<typeof ContactChannelService>;
+  readonly sessions: Client<typeof SessionService>;
+  readonly passwords: Client<typeof PasswordService>;
+  readonly verification: Client<typeof VerificationService>;
 }
 
 /**
@@ -33,8 +43,15 @@ function tagged<T extends object>(client: T, service: string): T {
 
 export function createServiceClients(config: GatewayConfig): ServiceClients {
   const base = { caller: "gateway", secret: config.serviceSecret };
+  const identity = { ...base, baseUrl: config.identityUrl };
+  const auth = { ...base, baseUrl: config.authUrl };
   return {
-    projects: tagged(createServiceClient(ProjectService, { ...base, baseUrl: config.identityUrl }), "identity"),
-    apiKeySets: tagged(createServiceClient(ApiKeySetService, { ...base, baseUrl: config.identityUrl }), "identity"),
+    projects: tagged(createServiceClient(ProjectService, identity), "identity"),
+    apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
+    users: tagged(createServiceClient(UserService, identity), "identity"),
+    contactChannels: tagged(createServiceClient(ContactChannelService, identity), "identity"),
+    sessions: tagged(createServiceClient(SessionService, auth), "auth"),
+    passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
+    verification: tagged(createServiceClient(VerificationService, auth), "auth"),
   };
 }

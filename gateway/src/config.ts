@@ -18,6 +18,7 @@ export const gatewayConfigSpec = {
   natsUrl: optionalStr("NATS_URL", "NATS server with JetStream; unset = embedded Postgres event bus"),
   eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams", { default: "" }),
   publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of this gateway", { default: "http://localhost:8102" }),
+  trustProxy: oneOf("VESTIBULE_TRUST_PROXY", "trust X-Forwarded-For from a load balancer in front (true) or not (false)", ["true", "false"], "false"),
   bodyLimit: int("VESTIBULE_BODY_LIMIT", "maximum request body in bytes", { default: DEFAULT_BODY_LIMIT, min: 1024 }),
   authUrl: url("VESTIBULE_AUTH_URL", "auth service", { default: peerUrl("auth", {}) }),
   identityUrl: url("VESTIBULE_IDENTITY_URL", "identity service", { default: peerUrl("identity", {}) }),

@@ -2,7 +2,9 @@ import type { FastifyRequest } from "fastify";
 import { knownError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { header, nonEmptyHeader } from "../http/headers.ts";
+import type { User } from "@vestibule/proto/identity/v1/user";
 import type { CachedProject, KeyCache, ProjectCache } from "./caches.ts";
+import type { UserCache } from "./user-cache.ts";
 
 export type AccessType = "client" | "server" | "admin";
 export const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
@@ -15,13 +17,18 @@ export interface AuthUser {
   readonly refreshTokenId: string;
 }
 
+/** A signed-in user of the request: the token's facts plus the user record (from the user cache). */
+export interface SignedInUser extends AuthUser {
+  readonly record: User;
+}
+
 /** What the headers of a request prove, after the contract's checks. `null` = no access type (unauthenticated). */
 export interface RequestAuth {
   readonly type: AccessType;
   readonly projectId: string;
   readonly branchId: string;
   readonly project: CachedProject;
-  readonly user?: AuthUser;
+  readonly user?: SignedInUser;
   /** `x-stack-refresh-token`, read only by the endpoints that use it. */
   readonly refreshToken?: string;
   /** Set when the request was authorised by an `x-stack-admin-access-token` of a project owner. */
@@ -38,19 +45,20 @@ export interface TokenVerifier {
   verifyAdminAccessToken(token: string, opts: { projectId: string }): Promise<{ userId: string }>;
 }
 
-export const noKeysTokenVerifier: TokenVerifier = {
-  async verifyAccessToken() {
-    throw knownError("UNPARSABLE_ACCESS_TOKEN");
-  },
-  async verifyAdminAccessToken() {
-    throw knownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
-  },
-};
+/**
+ * Which projects a user of the `internal` project administers (owner-team membership). Owner teams live in the
+ * teams-permissions service; until it answers, nobody owns a project through an admin access token, and such tokens
+ * are refused with ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN.
+ */
+export type ProjectOwnership = (internalUserId: string, projectId: string) => Promise<boolean>;
+export const noProjectOwnership: ProjectOwnership = async () => false;
 
 export interface AuthDeps {
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
+  readonly users: UserCache;
   readonly tokens: TokenVerifier;
+  readonly ownership: ProjectOwnership;
   readonly mode: "development" | "production";
 }
 
@@ -76,10 +84,10 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
   const projectId = nonEmptyHeader(req, "project-id");
   if (!projectId) throw knownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: type });
 
-  let user: AuthUser | undefined;
+  let tokenUser: AuthUser | undefined;
   const accessToken = nonEmptyHeader(req, "access-token");
   if (accessToken) {
-    user = await deps.tokens.verifyAccessToken(accessToken, {
+    tokenUser = await deps.tokens.verifyAccessToken(accessToken, {
       projectId,
       allowAnonymous: header(req, "allow-anonymous-user") === "true",
     });
@@ -94,6 +102,7 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
     // Development only: the internal project's admin key opens every project (dev tooling).
   } else if (adminAccessToken) {
     adminUserId = (await deps.tokens.verifyAdminAccessToken(adminAccessToken, { projectId })).userId;
+    if (!(await deps.ownership(adminUserId, projectId))) throw knownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   } else if (type === "client") {
     if (!publishableKey) throw knownError("CLIENT_AUTHENTICATION_REQUIRED");
     if (!(await deps.keys.check(projectId, "publishable_client", publishableKey))) {
@@ -113,6 +122,13 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
 
   const branchId = header(req, "branch-id") || "main";
   if (branchId !== "main") throw knownError("BRANCH_DOES_NOT_EXIST", { branch_id: branchId });
+
+  // A valid token whose user no longer exists: the request simply has no user (contract §3.5).
+  let user: SignedInUser | undefined;
+  if (tokenUser) {
+    const record = await deps.users.get(projectId, tokenUser.id);
+    if (record) user = { ...tokenUser, record };
+  }
 
   return {
     type,

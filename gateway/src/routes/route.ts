@@ -4,6 +4,7 @@ import { knownError } from "@vestibule/shared/errors";
 import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
 import type { ServiceClients } from "../clients.ts";
 import type { ProjectCache } from "../auth/caches.ts";
+import type { UserCache } from "../auth/user-cache.ts";
 import type { GatewayConfig } from "../config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -26,7 +27,10 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly reply: FastifyReply;
   readonly clients: ServiceClients;
   readonly projects: ProjectCache;
+  readonly users: UserCache;
   readonly config: GatewayConfig;
+  /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
+  readonly clientIp: string;
 }
 
 /** What a handler returns: JSON with a status (default 200), plain text, or a reply it sent itself. */

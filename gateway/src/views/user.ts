@@ -1,0 +1,88 @@
+import type { User } from "@vestibule/proto/identity/v1/user";
+import type { ContactChannel } from "@vestibule/proto/identity/v1/user";
+
+function json(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The team object embedded as `selected_team`. Teams arrive with the teams-permissions service; until then a user
+ * has no selected team (identity refuses to store one that the teams service has not confirmed).
+ */
+function selectedTeam(_u: User): null {
+  return null;
+}
+
+const restriction = { is_restricted: false, restricted_reason: null } as const;
+
+/**
+ * The user as server and admin callers see it (contract endpoints.md §0). `is_restricted` / `restricted_reason`
+ * are read by newer published SDKs (a restricted user counts as signed out there); Vestibule has no restricted users.
+ */
+export function serverUserView(u: User): Record<string, unknown> {
+  return {
+    id: u.id,
+    primary_email: u.primaryEmail ?? null,
+    primary_email_verified: u.primaryEmailVerified,
+    primary_email_auth_enabled: u.primaryEmailAuthEnabled,
+    display_name: u.displayName ?? null,
+    selected_team: selectedTeam(u),
+    selected_team_id: u.selectedTeamId ?? null,
+    profile_image_url: u.profileImageUrl ?? null,
+    signed_up_at_millis: Number(u.signedUpAtMillis),
+    has_password: u.hasPassword,
+    otp_auth_enabled: u.otpAuthEnabled,
+    passkey_auth_enabled: u.passkeyAuthEnabled,
+    client_metadata: json(u.clientMetadataJson),
+    client_read_only_metadata: json(u.clientReadOnlyMetadataJson),
+    server_metadata: json(u.serverMetadataJson),
+    last_active_at_millis: Number(u.lastActiveAtMillis),
+    is_anonymous: u.isAnonymous,
+    oauth_providers: u.oauthProviders.map((p) => ({ id: p.id, account_id: p.accountId, email: p.email ?? null })),
+    auth_with_email: u.hasPassword || u.otpAuthEnabled,
+    requires_totp_mfa: u.requiresTotpMfa,
+    risk_scores: { sign_up: { bot: u.riskScores?.signUpBot ?? 0, free_trial_abuse: u.riskScores?.signUpFreeTrialAbuse ?? 0 } },
+    ...restriction,
+  };
+}
+
+/** The user as a client sees itself (no server metadata, no last-active time). */
+export function clientUserView(u: User): Record<string, unknown> {
+  return {
+    id: u.id,
+    primary_email: u.primaryEmail ?? null,
+    primary_email_verified: u.primaryEmailVerified,
+    display_name: u.displayName ?? null,
+    client_metadata: json(u.clientMetadataJson),
+    client_read_only_metadata: json(u.clientReadOnlyMetadataJson),
+    profile_image_url: u.profileImageUrl ?? null,
+    signed_up_at_millis: Number(u.signedUpAtMillis),
+    has_password: u.hasPassword,
+    auth_with_email: u.hasPassword || u.otpAuthEnabled,
+    oauth_providers: u.oauthProviders.map((p) => ({ id: p.id, account_id: p.accountId, email: p.email ?? null })),
+    selected_team_id: u.selectedTeamId ?? null,
+    requires_totp_mfa: u.requiresTotpMfa,
+    otp_auth_enabled: u.otpAuthEnabled,
+    passkey_auth_enabled: u.passkeyAuthEnabled,
+    is_anonymous: u.isAnonymous,
+    selected_team: selectedTeam(u),
+    ...restriction,
+  };
+}
+
+export function contactChannelView(c: ContactChannel): Record<string, unknown> {
+  return {
+    user_id: c.userId,
+    id: c.id,
+    value: c.value,
+    type: c.type,
+    used_for_auth: c.usedForAuth,
+    is_verified: c.isVerified,
+    is_primary: c.isPrimary,
+  };
+}
