@@ -118,7 +118,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, users, usage }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -187,7 +187,7 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; users: UserCache; usage: UsageRecorder },
+  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -222,6 +222,7 @@ function registerRoute(
           reply,
           clients: deps.clients,
           projects: state.projects,
+          keys: state.keys,
           users: state.users,
           config: deps.config,
           clientIp: req.ip,

@@ -3,7 +3,7 @@ import type { Static, TSchema } from "typebox";
 import { knownError } from "@vestibule/shared/errors";
 import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
 import type { ServiceClients } from "../clients.ts";
-import type { ProjectCache } from "../auth/caches.ts";
+import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
 import type { GatewayConfig } from "../config.ts";
 
@@ -27,6 +27,7 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly reply: FastifyReply;
   readonly clients: ServiceClients;
   readonly projects: ProjectCache;
+  readonly keys: KeyCache;
   readonly users: UserCache;
   readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */

@@ -1,0 +1,321 @@
+import { Type, type Static } from "typebox";
+import type { User } from "@vestibule/proto/identity/v1/user";
+import type { UpdateUserRequest } from "@vestibule/proto/identity/v1/user_service";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { UpdateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
+import { knownError, statusError } from "@vestibule/shared/errors";
+import { Base64, DisplayName, Email, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import type { RequestAuth } from "../../auth/request-auth.ts";
+import type { ServiceClients } from "../../clients.ts";
+import type { UserCache } from "../../auth/user-cache.ts";
+import { clientUserView, serverUserView } from "../../views/user.ts";
+import { defineRoute } from "../route.ts";
+import { resolveUserId } from "../helpers.ts";
+
+const ANY = ["client", "server", "admin"] as const;
+const SERVER = ["server", "admin"] as const;
+
+const ClientUserUpdate = Obj({
+  display_name: Optional(Nullable(DisplayName())),
+  profile_image_url: Optional(Nullable(ImageUrl())),
+  client_metadata: Optional(Metadata()),
+  selected_team_id: Optional(Nullable(Uuid())),
+  totp_secret_base64: Optional(Nullable(Base64())),
+  otp_auth_enabled: Optional(Type.Boolean()),
+  passkey_auth_enabled: Optional(Type.Boolean()),
+});
+
+const serverWritable = {
+  display_name: Optional(Nullable(DisplayName())),
+  profile_image_url: Optional(Nullable(ImageUrl())),
+  client_metadata: Optional(Metadata()),
+  client_read_only_metadata: Optional(Metadata()),
+  server_metadata: Optional(Metadata()),
+  primary_email: Optional(Nullable(Email())),
+  primary_email_verified: Optional(Type.Boolean()),
+  primary_email_auth_enabled: Optional(Type.Boolean()),
+  passkey_auth_enabled: Optional(Type.Boolean()),
+  password: Optional(Nullable(Type.String({ maxLength: 70 }))),
+  password_hash: Optional(Type.String()),
+  otp_auth_enabled: Optional(Type.Boolean()),
+  totp_secret_base64: Optional(Nullable(Base64())),
+};
+
+const ServerUserUpdate = Obj({
+  ...serverWritable,
+  selected_team_id: Optional(Nullable(Uuid())),
+  is_anonymous: Optional(OneOf([false])),
+});
+
+const ServerUserCreate = Obj({
+  ...serverWritable,
+  oauth_providers: Optional(Type.Array(Obj({ id: Type.String(), account_id: Type.String(), email: Nullable(Type.String()) }))),
+  is_anonymous: Optional(Type.Boolean()),
+});
+
+type ServerUpdate = Static<typeof ServerUserUpdate>;
+
+function metadataJson(v: unknown): string | undefined {
+  return v === undefined ? undefined : JSON.stringify(v);
+}
+
+function nullable(v: string | null | undefined): { value?: string } | undefined {
+  return v === undefined ? undefined : v === null ? {} : { value: v };
+}
+
+/** Identity's part of a user update (profile, e-mail, metadata, flags). Credentials go to the auth service. */
+function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpdate>): MessageInitShape<typeof UpdateUserRequestSchema> {
+  return {
+    projectId,
+    userId,
+    displayName: nullable(b.display_name === "" ? null : b.display_name),
+    primaryEmail: nullable(b.primary_email),
+    primaryEmailVerified: b.primary_email_verified,
+    primaryEmailAuthEnabled: b.primary_email_auth_enabled,
+    profileImageUrl: nullable(b.profile_image_url),
+    clientMetadataJson: metadataJson(b.client_metadata),
+    clientReadOnlyMetadataJson: metadataJson(b.client_read_only_metadata),
+    serverMetadataJson: metadataJson(b.server_metadata),
+    selectedTeamId: nullable(b.selected_team_id),
+    otpAuthEnabled: b.otp_auth_enabled,
+    passkeyAuthEnabled: b.passkey_auth_enabled,
+    isAnonymous: b.is_anonymous,
+  };
+}
+
+/**
+ * Applies an update: credential changes through auth (which revokes sessions and keeps identity's has_password in
+ * sync), the rest through identity. Selected teams need the teams service (not available yet): a non-null
+ * selected_team_id is refused as not being a membership. TOTP secrets are managed with multi-factor support.
+ */
+async function updateUser(
+  clients: ServiceClients,
+  users: UserCache,
+  auth: RequestAuth,
+  userId: string,
+  b: Partial<ServerUpdate>,
+): Promise<User> {
+  if (b.password !== undefined && b.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
+  if (b.selected_team_id) throw knownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: b.selected_team_id, user_id: userId });
+  if (b.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
+  if (b.password !== undefined || b.password_hash !== undefined) {
+    if (b.password !== undefined && b.password !== null && auth.project.renderedConfig && !(auth.project.adminConfig.credential_enabled as boolean)) {
+      throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
+    }
+    await clients.passwords.setUserCredential({
+      projectId: auth.projectId,
+      userId,
+      credential:
+        b.password_hash !== undefined
+          ? { case: "passwordHash", value: b.password_hash }
+          : b.password === null
+            ? { case: "clear", value: true }
+            : { case: "password", value: b.password! },
+    });
+  }
+  const { user } = await clients.users.updateUser(identityUpdate(auth.projectId, userId, b));
+  users.put(user!);
+  return user!;
+}
+
+export const getMeRoute = defineRoute({
+  method: "GET",
+  path: "/users/me",
+  summary: "The signed-in user",
+  tags: ["Users"],
+  access: ANY,
+  schemas: {},
+  async handler({ auth }) {
+    if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    return { json: auth.type === "client" ? clientUserView(auth.user.record) : serverUserView(auth.user.record) };
+  },
+});
+
+export const patchMeClientRoute = defineRoute({
+  method: "PATCH",
+  path: "/users/me",
+  summary: "Update the signed-in user",
+  tags: ["Users"],
+  access: ANY,
+  schemas: { body: Obj({ ...ClientUserUpdate.properties, ...ServerUserUpdate.properties }) },
+  async handler({ auth, body, clients, users, req }) {
+    if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    if (auth.type === "client") {
+      const allowed = new Set(Object.keys(ClientUserUpdate.properties));
+      const extra = Object.keys(body).filter((k) => !allowed.has(k));
+      if (extra.length) {
+        throw knownError("SCHEMA_ERROR", { message: `Request validation failed on PATCH ${req.url.split("?")[0]}:\n  - body contains unknown properties: ${extra.join(", ")}` });
+      }
+      if (body.profile_image_url && !/^data:image\/[a-z0-9.+-]+;base64,/i.test(body.profile_image_url)) {
+        throw statusError(400, "Profile image URL must be a base64-encoded data URL of an image (data:image/...;base64,...).");
+      }
+      if (body.passkey_auth_enabled === true) throw statusError(400, "Passkey authentication can only be enabled by registering a passkey.");
+      if (body.otp_auth_enabled === true && !(auth.project.adminConfig.magic_link_enabled as boolean)) {
+        throw statusError(400, "OTP authentication is not enabled for this project.");
+      }
+    }
+    const user = await updateUser(clients, users, auth, auth.user.id, body);
+    return { json: auth.type === "client" ? clientUserView(user) : serverUserView(user) };
+  },
+});
+
+export const deleteMeRoute = defineRoute({
+  method: "DELETE",
+  path: "/users/me",
+  summary: "Delete the signed-in user",
+  tags: ["Users"],
+  access: ANY,
+  schemas: {},
+  async handler({ auth, clients, users }) {
+    if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    if (auth.type === "client" && !(auth.project.adminConfig.client_user_deletion_enabled as boolean)) {
+      throw statusError(400, "Client user deletion is not enabled for this project");
+    }
+    await clients.users.deleteUser({ projectId: auth.projectId, userId: auth.user.id });
+    users.invalidate(auth.projectId, auth.user.id);
+    return { json: { success: true } };
+  },
+});
+
+export const createUserRoute = defineRoute({
+  method: "POST",
+  path: "/users",
+  summary: "Create a user",
+  tags: ["Users"],
+  access: SERVER,
+  schemas: { body: ServerUserCreate },
+  async handler({ auth, body, clients, users }) {
+    if (body.password != null && body.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
+    if (!body.primary_email && (body.primary_email_auth_enabled || body.primary_email_verified)) {
+      throw statusError(400, "primary_email_auth_enabled and primary_email_verified need a primary_email.");
+    }
+    if (body.password != null && !(auth.project.adminConfig.credential_enabled as boolean)) {
+      throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
+    }
+    if (body.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
+    const createUser = {
+      projectId: auth.projectId,
+      displayName: body.display_name === "" ? undefined : (body.display_name ?? undefined),
+      primaryEmail: body.primary_email ?? undefined,
+      primaryEmailVerified: body.primary_email_verified ?? false,
+      primaryEmailAuthEnabled: body.primary_email_auth_enabled ?? false,
+      profileImageUrl: body.profile_image_url ?? undefined,
+      clientMetadataJson: metadataJson(body.client_metadata) ?? "",
+      clientReadOnlyMetadataJson: metadataJson(body.client_read_only_metadata) ?? "",
+      serverMetadataJson: metadataJson(body.server_metadata) ?? "",
+      hasPassword: body.password != null || body.password_hash !== undefined,
+      otpAuthEnabled: body.otp_auth_enabled ?? false,
+      passkeyAuthEnabled: body.passkey_auth_enabled ?? false,
+      isAnonymous: body.is_anonymous ?? false,
+      oauthProviders: (body.oauth_providers ?? []).map((p) => ({ id: p.id, accountId: p.account_id, email: p.email ?? undefined })),
+      signUpMethod: "server",
+    };
+    let userId: string;
+    if (body.password != null || body.password_hash !== undefined) {
+      const res = await clients.passwords.createUserWithCredential({
+        user: createUser,
+        credential: body.password_hash !== undefined ? { case: "passwordHash", value: body.password_hash } : { case: "password", value: body.password! },
+      });
+      userId = res.userId;
+    } else {
+      userId = (await clients.users.createUser(createUser)).user!.id;
+    }
+    const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
+    users.put(user!);
+    return { status: 201, json: serverUserView(user!) };
+  },
+});
+
+export const listUsersRoute = defineRoute({
+  method: "GET",
+  path: "/users",
+  summary: "List users (cursor-paged, by sign-up time)",
+  tags: ["Users"],
+  access: SERVER,
+  schemas: {
+    query: Obj({
+      limit: Optional(QueryInteger({ minimum: 1 })),
+      cursor: Optional(Uuid()),
+      order_by: Optional(OneOf(["signed_up_at"])),
+      desc: Optional(QueryBoolean()),
+      query: Optional(Type.String()),
+      include_anonymous: Optional(QueryBoolean()),
+      team_id: Optional(Uuid()),
+    }),
+  },
+  async handler({ auth, query, clients }) {
+    if (query.team_id) {
+      // Team membership lives in the teams-permissions service, not available in this version: no team exists.
+      throw knownError("TEAM_NOT_FOUND", { team_id: query.team_id });
+    }
+    const res = await clients.users.listUsers({
+      projectId: auth.projectId,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? "",
+      desc: query.desc === true,
+      query: query.query ?? "",
+      includeAnonymous: query.include_anonymous === true,
+    });
+    return { json: { items: res.users.map(serverUserView), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } } };
+  },
+});
+
+const UserParams = Obj({ user_id: UserIdOrMe() });
+
+export const getUserRoute = defineRoute({
+  method: "GET",
+  path: "/users/:user_id",
+  summary: "Read a user",
+  tags: ["Users"],
+  access: SERVER,
+  schemas: { params: UserParams },
+  async handler({ auth, params, users }) {
+    const userId = resolveUserId(auth, params.user_id);
+    const user = await users.get(auth.projectId, userId);
+    if (!user) throw knownError("USER_NOT_FOUND");
+    return { json: serverUserView(user) };
+  },
+});
+
+export const patchUserRoute = defineRoute({
+  method: "PATCH",
+  path: "/users/:user_id",
+  summary: "Update a user",
+  tags: ["Users"],
+  access: SERVER,
+  schemas: { params: UserParams, body: ServerUserUpdate },
+  async handler({ auth, params, body, clients, users }) {
+    const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
+    return { json: serverUserView(user) };
+  },
+});
+
+export const deleteUserRoute = defineRoute({
+  method: "DELETE",
+  path: "/users/:user_id",
+  summary: "Delete a user",
+  tags: ["Users"],
+  access: SERVER,
+  schemas: { params: UserParams },
+  async handler({ auth, params, clients, users }) {
+    const userId = resolveUserId(auth, params.user_id);
+    await clients.users.deleteUser({ projectId: auth.projectId, userId });
+    users.invalidate(auth.projectId, userId);
+    return { json: { success: true } };
+  },
+});
+
+export const metricsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/metrics",
+  summary: "Dashboard metrics: totals, daily sign-ups and active users, countries, login methods",
+  tags: ["Metrics (admin)"],
+  access: ["admin"],
+  schemas: { query: Obj({ include_anonymous: Optional(QueryBoolean()) }) },
+  async handler({ auth, query, clients }) {
+    const res = await clients.users.getUserMetrics({ projectId: auth.projectId, includeAnonymous: query.include_anonymous === true });
+    return { json: JSON.parse(res.metricsJson) as unknown };
+  },
+});
+
+export type { UpdateUserRequest };
