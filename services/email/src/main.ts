@@ -1,0 +1,4 @@
+import { runMain } from "@vestibule/shared/service";
+import { emailService } from "./server.ts";
+
+await runMain(emailService);
