@@ -10,6 +10,8 @@ import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { identityService } from "@vestibule/identity";
+import { authService } from "@vestibule/auth";
+import { emailService } from "@vestibule/email";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
@@ -27,6 +29,9 @@ export interface Stack {
   readonly internal: ProjectKeys;
   readonly db: TestDatabase;
   readonly identity: RunningService;
+  /** Present when started with `auth: true`. */
+  readonly auth?: RunningService;
+  readonly email?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -41,7 +46,12 @@ const log = createLogger({ service: "test", level: "silent" });
  * h2c, real Postgres, embedded Postgres event bus), the gateway listening on a free port, and a demo project with
  * keys minted through the identity RPCs, the way `npm start` does it.
  */
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /** Also run the auth and e-mail services (sign-in, sessions, codes). */
+  readonly auth?: boolean;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const db = await createTestDatabase();
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
@@ -52,7 +62,16 @@ export async function startStack(): Promise<Stack> {
   };
   const identity = await startService(identityService, { env, log });
   const identityUrl = `http://127.0.0.1:${identity.port}`;
-  const gatewayEnv = { ...env, VESTIBULE_IDENTITY_URL: identityUrl };
+  env.VESTIBULE_IDENTITY_URL = identityUrl;
+  let auth: RunningService | undefined;
+  let email: RunningService | undefined;
+  if (options.auth) {
+    auth = await startService(authService, { env, log });
+    env.VESTIBULE_AUTH_URL = `http://127.0.0.1:${auth.port}`;
+    email = await startService(emailService, { env, log });
+    env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
+  }
+  const gatewayEnv = { ...env };
 
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
@@ -96,6 +115,8 @@ export async function startStack(): Promise<Stack> {
     internal,
     db,
     identity,
+    auth,
+    email,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -106,6 +127,8 @@ export async function startStack(): Promise<Stack> {
     async stop() {
       await Promise.all(replicas.map((r) => r.close()));
       await main.close();
+      await email?.stop();
+      await auth?.stop();
       await identity.stop();
       await db.drop();
     },
