@@ -1,0 +1,102 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres } from "../src/embedded-postgres.ts";
+import { checkoutRoot } from "../src/paths.ts";
+
+// An absolute folder the `postgres` OS user can reach (we may run as root).
+const base = mkdtempSync(join(tmpdir(), "vestibule-epg-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("embedded Postgres", () => {
+  it("initialises a cluster on first start, creates the database, and starts again from the same folder", async () => {
+    const dataDir = join(base, "first");
+    const first = await startEmbeddedPostgres({ dataDir, database: "vestibule", onInfo: () => undefined });
+    try {
+      expect(first.databaseUrl).toMatch(/^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/vestibule$/);
+      await query(first.databaseUrl, "CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)");
+    } finally {
+      await first.stop();
+    }
+    const again = await startEmbeddedPostgres({ dataDir, database: "vestibule", onInfo: () => undefined });
+    try {
+      expect(await query(again.databaseUrl, "SELECT v FROM kept")).toEqual([{ v: 42 }]);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it("stops the postmaster left by a SIGKILLed run and starts again", async () => {
+    const dataDir = join(base, "killed");
+    const holder = spawn(process.execPath, ["--import", "tsx", "deploy/test/fixtures/hold-embedded-postgres.ts", dataDir], {
+      cwd: checkoutRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const ready = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: holder.stdout! }).on("line", (line) => line.startsWith("READY") && resolve(line));
+      holder.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
+    });
+    const stalePid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    expect(ready).toMatch(/^READY \d+ \d+$/);
+    expect(alive(stalePid)).toBe(true); // the killed run's postmaster survived it
+
+    const messages: string[] = [];
+    const restarted = await startEmbeddedPostgres({ dataDir, database: "held", onInfo: (m) => messages.push(m) });
+    try {
+      expect(alive(stalePid)).toBe(false);
+      expect(messages.join("\n")).toContain("left running by an earlier run");
+      expect(await query(restarted.databaseUrl, "SELECT 1 AS ok")).toEqual([{ ok: 1 }]);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("refuses a cluster that another live process is using, or moves to the next folder when asked", async () => {
+    const dataDir = join(base, "busy");
+    const holder = spawn(process.execPath, ["--import", "tsx", "deploy/test/fixtures/hold-embedded-postgres.ts", dataDir], {
+      cwd: checkoutRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: holder.stdout! }).on("line", (line) => line.startsWith("READY") && resolve());
+        holder.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
+      });
+      await expect(startEmbeddedPostgres({ dataDir, onInfo: () => undefined })).rejects.toThrow(/is in use by process/);
+      const second = await startEmbeddedPostgres({ dataDir, whenBusy: "next-dir", onInfo: () => undefined });
+      try {
+        expect(second.dataDir).toBe(`${dataDir}-2`);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      holder.kill("SIGTERM"); // the fixture stops its postmaster, then exits
+      await new Promise((resolve) => holder.once("exit", resolve));
+    }
+  });
+});
