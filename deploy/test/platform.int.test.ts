@@ -1,7 +1,19 @@
+import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkServiceHealth, PROCESS_NAMES, SERVICE_NAMES } from "../src/platform.ts";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
+import { SERVICES } from "../src/services.ts";
+import { checkoutRoot } from "../src/paths.ts";
+
+function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ stdout: string; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: checkoutRoot, env });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("close", (code) => resolve({ stdout, code }));
+  });
+}
 
 function alive(pid: number): boolean {
   try {
@@ -44,15 +56,40 @@ describe("the platform launcher (six service processes + gateway)", () => {
     expect(((await res.json()) as { display_name: string }).display_name).toBe("Demo Project");
   });
 
-  it("kills a service and brings it back", async () => {
-    const url = tp.platform.serviceUrls.billing;
-    const before = tp.platform.pids().billing!;
-    await tp.platform.killService("billing");
+  it("reports SERVING for all six services with the health probe script", async () => {
+    const env: Record<string, string> = { ...process.env } as Record<string, string>;
+    for (const name of SERVICE_NAMES) env[SERVICES[name].env] = tp.platform.serviceUrls[name];
+    const { stdout, code } = await run(process.execPath, ["--import", "tsx", "deploy/src/health-probe.ts"], env);
+    expect(code).toBe(0);
+    for (const name of SERVICE_NAMES) expect(stdout).toMatch(new RegExp(`^${name}\\s+SERVING$`, "m"));
+  });
+
+  it("answers a dead service's routes with a plain-text 503 and recovers when it is back", async () => {
+    const demo = tp.projects.demo;
+    const admin = {
+      "x-stack-project-id": demo.project_id,
+      "x-stack-access-type": "admin",
+      "x-stack-super-secret-admin-key": demo.super_secret_admin_key,
+    };
+    expect((await fetch(`${tp.gatewayUrl}/api/v1/internal/api-keys`, { headers: admin })).status).toBe(200);
+    const before = tp.platform.pids().identity!;
+    await tp.platform.killService("identity");
     expect(alive(before)).toBe(false);
-    await expect(checkServiceHealth(url, 500)).rejects.toThrow();
-    await tp.platform.restartService("billing");
-    expect(tp.platform.pids().billing).not.toBe(before);
-    expect((await checkServiceHealth(url)).serving).toBe(true);
+    await expect(checkServiceHealth(tp.platform.serviceUrls.identity, 500)).rejects.toThrow();
+    const down = await fetch(`${tp.gatewayUrl}/api/v1/internal/api-keys`, { headers: admin });
+    expect(down.status).toBe(503);
+    expect(down.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(down.headers.get("x-stack-known-error")).toBeNull();
+    expect(await down.text()).toMatch(/identity is not reachable/);
+    await tp.platform.restartService("identity");
+    expect(tp.platform.pids().identity).not.toBe(before);
+    const started = Date.now();
+    for (;;) {
+      const res = await fetch(`${tp.gatewayUrl}/api/v1/internal/api-keys`, { headers: admin });
+      if (res.status === 200) break;
+      if (Date.now() - started > 10_000) throw new Error(`gateway did not recover: ${res.status} ${await res.text()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
 
   it("stops every process and drops the database", async () => {
