@@ -1,0 +1,250 @@
+/**
+ * `npm run bench`: measures a running platform (start it first with `npm start`; keys come from .vestibule/dev.json).
+ *
+ * 1. The ceiling: a bare fastify route in its own process on this machine (one Node HTTP hop).
+ * 2. The machine's argon2id hash rate with the auth service's parameters, measured in this run.
+ * 3. For a fixed duration each, at a fixed concurrency: sign-up/s, sign-in/s, token refresh/s, GET /users/me/s and a
+ *    users list page of 100, with p50/p99 latency, errors, and server CPU per operation (CPU time of every platform
+ *    process, Postgres included, from /proc).
+ * A table prints each figure also as a ratio to the bare route.
+ *
+ * Options: --duration <s> (default 10), --concurrency <n> (default 50), --only <name,...>.
+ * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { cpus } from "node:os";
+import autocannon from "autocannon";
+import { hash as argon2Hash } from "@node-rs/argon2";
+import { checkoutRoot, stateDir } from "./paths.ts";
+
+interface Args {
+  duration: number;
+  concurrency: number;
+  only: string[] | undefined;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { duration: 10, concurrency: 50, only: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--duration") args.duration = Number(argv[++i]);
+    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
+    else if (a === "--only") args.only = argv[++i]!.split(",");
+    else throw new Error(`unknown option ${a}`);
+  }
+  return args;
+}
+
+interface DevFile {
+  gateway_url: string;
+  projects: Record<string, { project_id: string; publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>;
+}
+
+const CLK_TCK = 100;
+
+/** CPU seconds used so far by the platform's processes: services, gateway and Postgres (by command line). */
+function platformCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      const ours =
+        (cmd.includes(checkoutRoot) || cmd.includes("services/") || cmd.includes("gateway/src/main.ts")) && !cmd.includes("bench") ? true : cmd.startsWith("postgres");
+      if (!ours) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process went away.
+    }
+  }
+  return ticks / CLK_TCK;
+}
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  cpuMsPerOp: number | undefined;
+  note?: string;
+}
+
+async function load(
+  name: string,
+  opts: autocannon.Options,
+  measureCpu = true,
+): Promise<Result> {
+  const cpuBefore = measureCpu ? platformCpuSeconds() : 0;
+  const r = await autocannon({ ...opts });
+  const cpuAfter = measureCpu ? platformCpuSeconds() : 0;
+  const ops = r.requests.total;
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    cpuMsPerOp: measureCpu && ops > 0 ? ((cpuAfter - cpuBefore) * 1000) / ops : undefined,
+  };
+}
+
+function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(checkoutRoot, "deploy/src/bench/bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+    child.stdout!.once("data", (d: Buffer) => {
+      const { port } = JSON.parse(d.toString()) as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}`, child });
+    });
+    child.once("error", reject);
+  });
+}
+
+/** argon2id hashes per second on this machine with the auth service's parameters (4 in flight, like its pool). */
+async function argon2Rate(seconds: number): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  const worker = async () => {
+    while (Date.now() < end) {
+      await argon2Hash(`bench-password-${n}`, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+      n++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return n / ((Date.now() - started) / 1000);
+}
+
+async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  let dev: DevFile;
+  try {
+    dev = JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as DevFile;
+  } catch {
+    throw new Error("No .vestibule/dev.json: start the platform first with `npm start` (in another terminal).");
+  }
+  const base = dev.gateway_url.replace(/\/$/, "");
+  const demo = dev.projects.demo!;
+  const client = {
+    "content-type": "application/json",
+    "x-stack-project-id": demo.project_id,
+    "x-stack-access-type": "client",
+    "x-stack-publishable-client-key": demo.publishable_client_key,
+  };
+  const server = { ...client, "x-stack-access-type": "server", "x-stack-secret-server-key": demo.secret_server_key };
+  const want = (name: string) => !args.only || args.only.includes(name);
+  const common = { duration: args.duration, connections: args.concurrency };
+  const results: Result[] = [];
+
+  process.stdout.write(`Vestibule benchmark: ${cpus().length} cores, ${args.duration} s per scenario, concurrency ${args.concurrency}, gateway ${base}\n`);
+
+  const bare = await startBare();
+  let bareResult: Result;
+  try {
+    await load("warm-up", { url: `${bare.url}/bare`, duration: 2, connections: args.concurrency }, false);
+    bareResult = await load("bare fastify route", { url: `${bare.url}/bare`, ...common }, false);
+  } finally {
+    bare.child.kill("SIGTERM");
+  }
+  results.push(bareResult);
+
+  const argonRate = await argon2Rate(Math.min(args.duration, 5));
+
+  // A user to sign in, refresh and read.
+  const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
+  const password = "bench password 1";
+  const signedUp = await json(
+    await fetch(`${base}/api/v1/auth/password/sign-up`, {
+      method: "POST",
+      headers: client,
+      body: JSON.stringify({ email, password, verification_callback_url: "http://localhost:3000/handler/email-verification" }),
+    }),
+  );
+  const accessToken = signedUp.access_token as string;
+  const refreshToken = signedUp.refresh_token as string;
+
+  if (want("me")) {
+    await load("warm-up", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, duration: 2, connections: args.concurrency }, false);
+    results.push(await load("GET /users/me", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, ...common }));
+  }
+  if (want("refresh")) {
+    const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: demo.project_id, client_secret: demo.publishable_client_key }).toString();
+    results.push(
+      await load("token refresh (POST /auth/oauth/token)", {
+        url: `${base}/api/v1/auth/oauth/token`,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+        ...common,
+      }),
+    );
+  }
+  if (want("sign-in")) {
+    results.push(
+      await load("sign-in (password)", { url: `${base}/api/v1/auth/password/sign-in`, method: "POST", headers: client, body: JSON.stringify({ email, password }), ...common }),
+    );
+  }
+  if (want("sign-up")) {
+    let i = 0;
+    const prefix = randomBytes(4).toString("hex");
+    results.push(
+      await load("sign-up (password)", {
+        url: `${base}/api/v1/auth/password/sign-up`,
+        method: "POST",
+        headers: client,
+        ...common,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ email: `bench-${prefix}-${i++}@example.com`, password, verification_callback_url: "http://localhost:3000/handler/email-verification" }),
+            }),
+          },
+        ],
+      }),
+    );
+  }
+  let listNote = "";
+  if (want("list")) {
+    const first = await json(await fetch(`${base}/api/v1/users?limit=100`, { headers: server }));
+    const cursor = first.pagination?.next_cursor as string | null;
+    listNote = cursor ? "second page (cursor)" : "first page";
+    const url = cursor ? `${base}/api/v1/users?limit=100&cursor=${cursor}` : `${base}/api/v1/users?limit=100`;
+    const r = await load("users list, page of 100", { url, headers: server, ...common, connections: Math.min(args.concurrency, 10) });
+    r.note = listNote;
+    results.push(r);
+  }
+
+  const pad = (s: string, n: number) => s.padEnd(n);
+  const num = (v: number, digits = 0) => v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  process.stdout.write("\n");
+  process.stdout.write(`${pad("scenario", 40)}${pad("ops/s", 10)}${pad("x bare", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("errors", 8)}${pad("CPU ms/op", 10)}\n`);
+  for (const r of results) {
+    const ratio = r === bareResult ? "1" : `1/${num(bareResult.rps / Math.max(r.rps, 0.001), 1)}`;
+    const errors = r.errors + r.non2xx;
+    process.stdout.write(
+      `${pad(r.name, 40)}${pad(num(r.rps), 10)}${pad(ratio, 10)}${pad(num(r.p50, 1), 9)}${pad(num(r.p99, 1), 9)}${pad(String(errors), 8)}${pad(r.cpuMsPerOp === undefined ? "-" : num(r.cpuMsPerOp, 2), 10)}${r.note ? `  ${r.note}` : ""}\n`,
+    );
+  }
+  const signIn = results.find((r) => r.name.startsWith("sign-in"));
+  process.stdout.write(`\nargon2id hash rate on this machine (m=19456 KiB, t=2, p=1, 4 in flight): ${num(argonRate, 1)}/s`);
+  if (signIn) process.stdout.write(`; sign-in reaches ${num((signIn.rps / argonRate) * 100)}% of it`);
+  process.stdout.write("\n");
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${(err as Error).message}\n`);
+  process.exit(1);
+});
