@@ -1,21 +1,2 @@
-/**
- * The six services as the launcher and the health probe see them. Kept here (not imported from
- * @vestibule/shared/service) so that `npm run health` loads nothing but the health client; deploy/test/services.test.ts
- * checks that this table matches the one in @vestibule/shared/service.
- */
-export const SERVICES = {
-  auth: { dir: "auth", port: 8110, env: "VESTIBULE_AUTH_URL" },
-  identity: { dir: "identity", port: 8111, env: "VESTIBULE_IDENTITY_URL" },
-  teams_permissions: { dir: "teams-permissions", port: 8112, env: "VESTIBULE_TEAMS_PERMISSIONS_URL" },
-  billing: { dir: "billing", port: 8113, env: "VESTIBULE_BILLING_URL" },
-  email: { dir: "email", port: 8114, env: "VESTIBULE_EMAIL_URL" },
-  vault: { dir: "vault", port: 8115, env: "VESTIBULE_VAULT_URL" },
-} as const;
-
-export type ServiceName = keyof typeof SERVICES;
-export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
-
-/** Base URL (h2c) of a service: `VESTIBULE_<NAME>_URL`, else 127.0.0.1 on its default port. */
-export function serviceUrl(name: ServiceName, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return (env[SERVICES[name].env] || `http://127.0.0.1:${SERVICES[name].port}`).replace(/\/+$/, "");
-}
+/** The service table of the runtime (dependency-free), under the names the launcher uses. */
+export { SERVICES, SERVICE_NAMES, peerUrl as serviceUrl, type ServiceName } from "@vestibule/shared/registry";

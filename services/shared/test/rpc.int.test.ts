@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { create } from "@bufbuild/protobuf";
-import { ProjectService } from "@vestibule/proto/identity/v1/project-service";
+import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ProjectSchema } from "@vestibule/proto/identity/v1/project";
 import { HealthCheckResponse_ServingStatus } from "@vestibule/proto/grpc/health/v1/health";
 import { createRpcServer, createServiceClient, createHealthClient, type RpcServer } from "../src/rpc/index.ts";

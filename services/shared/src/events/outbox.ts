@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { EnvelopeSchema, type Envelope } from "@vestibule/proto/event/v1";
+import { EnvelopeSchema, type Envelope } from "@vestibule/proto/event/v1/envelope";
 import pg from "pg";
 import { currentRequestId, runWithContext } from "../context/index.ts";
 import type { Pool, PoolClient } from "../db/index.ts";

@@ -8,23 +8,8 @@ import { createLogger, type Logger } from "../log/index.ts";
 import { createRpcServer, ServingStatus, type RpcServer } from "../rpc/index.ts";
 import { SecretBox } from "../secrets/index.ts";
 
-/** The six services: machine name → folder, default port and env prefix of their URL variable. */
-export const SERVICES = {
-  auth: { dir: "auth", port: 8110, env: "VESTIBULE_AUTH_URL" },
-  identity: { dir: "identity", port: 8111, env: "VESTIBULE_IDENTITY_URL" },
-  teams_permissions: { dir: "teams-permissions", port: 8112, env: "VESTIBULE_TEAMS_PERMISSIONS_URL" },
-  billing: { dir: "billing", port: 8113, env: "VESTIBULE_BILLING_URL" },
-  email: { dir: "email", port: 8114, env: "VESTIBULE_EMAIL_URL" },
-  vault: { dir: "vault", port: 8115, env: "VESTIBULE_VAULT_URL" },
-} as const;
-
-export type ServiceName = keyof typeof SERVICES;
-export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
-
-/** Base URL (h2c) of a peer service: `VESTIBULE_<NAME>_URL`, else 127.0.0.1 on its default port. */
-export function peerUrl(name: ServiceName, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return (env[SERVICES[name].env] || `http://127.0.0.1:${SERVICES[name].port}`).replace(/\/+$/, "");
-}
+export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
+import { SERVICES, type ServiceName } from "./registry.ts";
 
 /** Settings every service process reads. */
 export function commonConfigSpec(defaultPort: number) {
