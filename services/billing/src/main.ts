@@ -1,0 +1,4 @@
+import { runMain } from "@vestibule/shared/service";
+import { billingService } from "./server.ts";
+
+await runMain(billingService);
