@@ -13,7 +13,7 @@
  * started once for the whole run by deploy/src/vitest-global-setup.ts (which sets DATABASE_URL for the workers).
  */
 import { join } from "node:path";
-import { createTestDatabase, testNatsUrl } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, testNatsUrl } from "@vestibule/shared/testing";
 import { bootstrapProjects, type DevProjects } from "./bootstrap.ts";
 import { generateSecrets } from "./local-state.ts";
 import { stateDir } from "./paths.ts";
@@ -61,6 +61,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const nats = bus === "nats" ? testNatsUrl() : bus === "env" ? process.env.NATS_URL || undefined : undefined;
   const secrets = generateSecrets();
   const db = await createTestDatabase();
+  const eventPrefix = options.platform?.eventPrefix ?? `t_${db.name.slice("vestibule_t_".length)}`;
   let platform: Platform | undefined;
   try {
     platform = await startPlatform({
@@ -72,7 +73,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       ...options.platform,
       databaseUrl: db.url,
       natsUrl: nats,
-      eventPrefix: options.platform?.eventPrefix ?? `t_${db.name.slice("vestibule_t_".length)}`,
+      eventPrefix,
       masterKeys: secrets.master_keys,
       serviceSecret: secrets.service_secret,
       log: {
@@ -102,6 +103,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
             await started.stop();
           } finally {
             await db.drop();
+            if (nats) await deleteNatsStreams(eventPrefix, nats);
           }
         })();
         return stopping;

@@ -11,7 +11,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry, randomCode } from "@vestibule/shared/secrets";
 import { startService, type RunningService, type ServiceDefinition } from "@vestibule/shared/service";
-import { createTestDatabase, shouldRunNatsTests, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, shouldRunNatsTests, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
 import { extractCode, listMailbox, waitForMail, type MailboxMessage } from "../../../deploy/src/dev-mailbox.ts";
 import { ConsumedEvents } from "../src/events.ts";
 import { emailService } from "../src/server.ts";
@@ -74,6 +74,7 @@ async function startStack(extraEnv: Record<string, string>): Promise<Stack> {
       await email.stop();
       await producer.stop();
       await db.drop();
+      if (env.NATS_URL && env.VESTIBULE_EVENT_PREFIX) await deleteNatsStreams(env.VESTIBULE_EVENT_PREFIX, env.NATS_URL);
     },
   };
 }

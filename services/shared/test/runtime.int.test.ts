@@ -5,7 +5,7 @@ import { createPool, migrate, readMigrations, withTransaction, type Pool } from 
 import { consumeEvents, defineEvent, NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus } from "../src/events/index.ts";
 import { createLogger } from "../src/log/index.ts";
 import { SecretBox } from "../src/secrets/index.ts";
-import { createTestDatabase, shouldRunNatsTests, TcpProxy, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "../src/testing/index.ts";
+import { createTestDatabase, deleteNatsStreams, shouldRunNatsTests, TcpProxy, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "../src/testing/index.ts";
 import { join } from "node:path";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -155,12 +155,14 @@ describe("outbox, relay and idempotent consumers", () => {
 
   it("deliver through NATS JetStream", async (t) => {
     if (!(await shouldRunNatsTests())) return t.skip();
-    const bus = new NatsBus(testNatsUrl(), log, uniqueEventPrefix());
+    const prefix = uniqueEventPrefix();
+    const bus = new NatsBus(testNatsUrl(), log, prefix);
     try {
       await bus.ready();
       await outboxScenario(bus, "outbox_nats");
     } finally {
       await bus.close();
+      await deleteNatsStreams(prefix);
     }
   });
 
@@ -211,6 +213,7 @@ describe("outbox, relay and idempotent consumers", () => {
       await Promise.all([producerBus.close(), consumerBus.close()]);
       await proxy.stop();
       await pool.end();
+      await deleteNatsStreams(prefix);
     }
   }, 60_000);
 });

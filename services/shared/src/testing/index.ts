@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
+import { connect } from "@nats-io/transport-node";
+import { jetstreamManager } from "@nats-io/jetstream";
 
 /**
  * Test support for integration tests that use the real PostgreSQL and NATS (never mocks).
@@ -79,6 +81,27 @@ export async function shouldRunNatsTests(): Promise<boolean> {
 /** A unique subject/stream prefix so concurrent test runs on one NATS server do not see each other. */
 export function uniqueEventPrefix(): string {
   return `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * Deletes the JetStream streams (and so their consumers) that a test run created under `prefix` (see NatsBus), so
+ * test runs do not pile up streams on a shared NATS server. Errors are ignored: cleanup must not fail a test.
+ */
+export async function deleteNatsStreams(prefix: string, url = testNatsUrl()): Promise<void> {
+  const streamPrefix = `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_`;
+  try {
+    const nc = await connect({ servers: url, timeout: 2000 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      for await (const info of jsm.streams.list()) {
+        if (info.config.name.startsWith(streamPrefix)) await jsm.streams.delete(info.config.name);
+      }
+    } finally {
+      await nc.close();
+    }
+  } catch {
+    // NATS not reachable: nothing to clean.
+  }
 }
 
 /**
