@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { Project } from "@vestibule/proto/identity/v1/project";
 import { ProjectKeyType } from "@vestibule/proto/identity/v1/api_key_service";
 import { NotFoundError } from "@vestibule/proto/identity/v1/project_service";
-import { fromConnectError } from "@vestibule/shared/errors";
+import { KnownError, fromConnectError } from "@vestibule/shared/errors";
 import type { ServiceClients } from "../clients.ts";
 
 /** A project as the gateway keeps it: the RPC message plus its parsed configuration views. */
@@ -62,7 +61,7 @@ export class ProjectCache {
       return project ? toCached(project) : null;
     } catch (err) {
       const known = fromConnectError(err);
-      if (err instanceof ConnectError && err.code === Code.NotFound && known) return null;
+      if (known instanceof KnownError && (known.code === "CURRENT_PROJECT_NOT_FOUND" || known.code === "PROJECT_NOT_FOUND")) return null;
       throw err;
     }
   }
