@@ -28,6 +28,12 @@ export interface AccessTokenClaims {
  */
 export class JwksTokenVerifier implements TokenVerifier {
   private readonly sets = new Map<string, Promise<KeySet | null>>();
+  /**
+   * Tokens whose signature was already checked, until they expire: an SDK sends the same token on every request for
+   * minutes, so the ES256 verification (the largest CPU cost of an authenticated request) runs once per token.
+   * Bounded; the oldest entries go first.
+   */
+  private readonly verified = new Map<string, AccessTokenClaims>();
 
   constructor(
     private readonly clients: Pick<ServiceClients, "sessions">,
@@ -69,6 +75,19 @@ export class JwksTokenVerifier implements TokenVerifier {
 
   /** Verifies signature, issuer, audience and expiry; returns the claims. Throws the given error kinds. */
   private async verify(token: string, errs: { unparsable: () => Error; expired: (expMillis: number | null) => Error }): Promise<AccessTokenClaims> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp === undefined || known.exp * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+      throw errs.expired(known.exp * 1000);
+    }
+    const claims = await this.verifyUncached(token, errs);
+    if (this.verified.size >= 100_000) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifyUncached(token: string, errs: { unparsable: () => Error; expired: (expMillis: number | null) => Error }): Promise<AccessTokenClaims> {
     let aud: string;
     let kid: string | undefined;
     try {
