@@ -8,7 +8,9 @@
  *    process, Postgres included, from /proc).
  * A table prints each figure also as a ratio to the bare route.
  *
- * Options: --duration <s> (default 10), --concurrency <n> (default 50), --only <name,...>.
+ * Options: --duration <s> (default 10), --concurrency <n> (default 50), --only <name,...>, --dev <file> (another
+ * platform's dev.json, e.g. the private one `deploy/src/bench/profile-refresh.ts --serve` starts; default
+ * .vestibule/dev.json of `npm start`).
  * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -24,15 +26,17 @@ interface Args {
   duration: number;
   concurrency: number;
   only: string[] | undefined;
+  dev: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, only: undefined };
+  const args: Args = { duration: 10, concurrency: 50, only: undefined, dev: join(stateDir, "dev.json") };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--duration") args.duration = Number(argv[++i]);
     else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
     else if (a === "--only") args.only = argv[++i]!.split(",");
+    else if (a === "--dev") args.dev = argv[++i]!;
     else throw new Error(`unknown option ${a}`);
   }
   return args;
@@ -131,9 +135,9 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   let dev: DevFile;
   try {
-    dev = JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as DevFile;
+    dev = JSON.parse(readFileSync(args.dev, "utf8")) as DevFile;
   } catch {
-    throw new Error("No .vestibule/dev.json: start the platform first with `npm start` (in another terminal).");
+    throw new Error(`No ${args.dev}: start the platform first with \`npm start\` (in another terminal).`);
   }
   const base = dev.gateway_url.replace(/\/$/, "");
   const demo = dev.projects.demo!;

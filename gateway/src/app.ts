@@ -11,10 +11,12 @@ import { KeyCache, ProjectCache } from "./auth/caches.ts";
 import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
+import { RefreshBatcher } from "./auth/refresh-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
 import { registerBodyParsers } from "./http/body.ts";
+import { LazyChildLogger } from "./http/request-logger.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { checkAccess, type RouteSpec } from "./routes/route.ts";
 import { v1Routes } from "./routes/v1/index.ts";
@@ -36,6 +38,7 @@ export interface Gateway {
   readonly keys: KeyCache;
   readonly users: UserCache;
   readonly usage: UsageRecorder;
+  readonly refreshes: RefreshBatcher;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const verifier = new JwksTokenVerifier(clients, config.publicUrl, users);
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
+  const refreshes = new RefreshBatcher(clients.sessions);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
   const app = Fastify({
@@ -73,6 +77,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     trustProxy: config.trustProxy === "true",
     routerOptions: { ignoreTrailingSlash: true },
   });
+  app.setChildLoggerFactory((logger, bindings, options) => new LazyChildLogger(logger, bindings, options));
   app.decorateRequest("vestibuleAuth", null);
   // Validation is ours (validation/), with the contract's messages; route schemas stay for the OpenAPI document.
   app.setValidatorCompiler(() => () => true);
@@ -118,7 +123,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -168,6 +173,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     keys,
     users,
     usage,
+    refreshes,
     async close() {
       await app.close();
       await usage.close();
@@ -187,7 +193,7 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder },
+  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -224,6 +230,7 @@ function registerRoute(
           projects: state.projects,
           keys: state.keys,
           users: state.users,
+          refreshes: state.refreshes,
           config: deps.config,
           clientIp: req.ip,
         });

@@ -6,9 +6,17 @@ import type { FastifyRequest } from "fastify";
  */
 export const HEADER_PREFIXES = ["x-stack-", "x-hexclave-"] as const;
 
+/** The full header names of a contract header under each prefix (built once per name: this runs many times a request). */
+const prefixedNames = new Map<string, readonly string[]>();
+
 export function header(req: FastifyRequest, name: string): string | undefined {
-  for (const prefix of HEADER_PREFIXES) {
-    const v = req.headers[`${prefix}${name}`];
+  let names = prefixedNames.get(name);
+  if (names === undefined) {
+    names = HEADER_PREFIXES.map((p) => `${p}${name}`);
+    prefixedNames.set(name, names);
+  }
+  for (const full of names) {
+    const v = req.headers[full];
     const value = Array.isArray(v) ? v[0] : v;
     if (value !== undefined) return value;
   }

@@ -5,6 +5,7 @@ import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
 import type { ServiceClients } from "../clients.ts";
 import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
+import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -29,6 +30,8 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
   readonly users: UserCache;
+  /** Token refreshes, batched into RefreshSessions calls. */
+  readonly refreshes: RefreshBatcher;
   readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
   readonly clientIp: string;

@@ -111,12 +111,12 @@ export const refreshCurrentSessionRoute = defineRoute({
   tags: ["Sessions"],
   access: ANY,
   schemas: { body: Optional(FreeformObj({})) },
-  async handler({ auth, req, clients, clientIp }) {
+  async handler({ auth, req, refreshes, clientIp }) {
     const refreshToken = header(req, "refresh-token");
     if (!refreshToken) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on POST ${req.url.split("?")[0]}:\n  - headers.x-stack-refresh-token must be defined` });
     }
-    const res = await clients.sessions.refreshSession({ projectId: auth.projectId, refreshToken, client: { ip: clientIp } });
+    const res = await refreshes.refresh({ projectId: auth.projectId, refreshToken, ip: clientIp });
     return { json: res.refreshToken ? { access_token: res.accessToken, refresh_token: res.refreshToken } : { access_token: res.accessToken } };
   },
 });
@@ -140,7 +140,7 @@ export const oauthTokenRoute = defineRoute({
       code: Optional(Type.String()),
     }),
   },
-  async handler({ body, clients, projects, keys, req, clientIp }) {
+  async handler({ body, refreshes, projects, keys, req, clientIp }) {
     const [projectId, branchId = "main"] = body.client_id.split("#") as [string, string | undefined];
     const project = /^(internal|[0-9a-f-]{36})$/.test(projectId) ? await projects.get(projectId) : null;
     const keyOk = project && branchId === "main" ? await keys.check(projectId, "publishable_client", body.client_secret) : false;
@@ -152,7 +152,7 @@ export const oauthTokenRoute = defineRoute({
     if (!body.refresh_token) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on POST ${req.url.split("?")[0]}:\n  - body.refresh_token must be defined` });
     }
-    const res = await clients.sessions.refreshSession({ projectId, refreshToken: body.refresh_token, client: { ip: clientIp } });
+    const res = await refreshes.refresh({ projectId, refreshToken: body.refresh_token, ip: clientIp });
     const out: Record<string, unknown> = { access_token: res.accessToken, token_type: "Bearer", expires_in: 3599, scope: "legacy" };
     if (res.refreshToken) out.refresh_token = res.refreshToken;
     return { json: out };

@@ -6,13 +6,15 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ClientInfo, Session, SignInResult } from "./session_pb.ts";
 import { file_vestibule_auth_v1_session } from "./session_pb.ts";
+import type { KnownErrorDetail, StatusErrorDetail } from "../../error/v1/error_pb.ts";
+import { file_vestibule_error_v1_error } from "../../error/v1/error_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vestibule/auth/v1/session_service.proto.
  */
 export const file_vestibule_auth_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("Cid2ZXN0aWJ1bGUvYXV0aC92MS9zZXNzaW9uX3NlcnZpY2UucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxInAKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIZChFleHBpcmVzX2luX21pbGxpcxgDIAEoAxIYChBpc19pbXBlcnNvbmF0aW9uGAQgASgIIkgKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQicQoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRItCgZjbGllbnQYAyABKAsyHS52ZXN0aWJ1bGUuYXV0aC52MS5DbGllbnRJbmZvImoKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhUKDXJlZnJlc2hfdG9rZW4YAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIPCgd1c2VyX2lkGAQgASgJIlkKE0xpc3RTZXNzaW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEh0KFWluY2x1ZGVfaW1wZXJzb25hdGlvbhgDIAEoCCJEChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIsCghzZXNzaW9ucxgBIAMoCzIaLnZlc3RpYnVsZS5hdXRoLnYxLlNlc3Npb24iTwoUUmV2b2tlU2Vzc2lvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEg8KB3VzZXJfaWQYAyABKAkiFwoVUmV2b2tlU2Vzc2lvblJlc3BvbnNlIlsKGVJldm9rZVVzZXJTZXNzaW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEWV4Y2VwdF9zZXNzaW9uX2lkGAMgASgJIi0KGlJldm9rZVVzZXJTZXNzaW9uc1Jlc3BvbnNlEg8KB3Jldm9rZWQYASABKAUiSwoaR2V0VmVyaWZpY2F0aW9uS2V5c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIZChFpbmNsdWRlX2Fub255bW91cxgCIAEoCCJNChtHZXRWZXJpZmljYXRpb25LZXlzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJEhsKE2Fub255bW91c19qd2tzX2pzb24YAiABKAkiVQoMU2Vzc2lvblRvdWNoEhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIRCglhdF9taWxsaXMYAyABKAMSCgoCaXAYBCABKAkiSAoUVG91Y2hTZXNzaW9uc1JlcXVlc3QSMAoHdG91Y2hlcxgBIAMoCzIfLnZlc3RpYnVsZS5hdXRoLnYxLlNlc3Npb25Ub3VjaCIXChVUb3VjaFNlc3Npb25zUmVzcG9uc2UiLQoXUm90YXRlU2lnbmluZ0tleVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSInChhSb3RhdGVTaWduaW5nS2V5UmVzcG9uc2USCwoDa2lkGAEgASgJMtoGCg5TZXNzaW9uU2VydmljZRJiCg1DcmVhdGVTZXNzaW9uEicudmVzdGlidWxlLmF1dGgudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaKC52ZXN0aWJ1bGUuYXV0aC52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USZQoOUmVmcmVzaFNlc3Npb24SKC52ZXN0aWJ1bGUuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QaKS52ZXN0aWJ1bGUuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlEl8KDExpc3RTZXNzaW9ucxImLnZlc3RpYnVsZS5hdXRoLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJy52ZXN0aWJ1bGUuYXV0aC52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJiCg1SZXZva2VTZXNzaW9uEicudmVzdGlidWxlLmF1dGgudjEuUmV2b2tlU2Vzc2lvblJlcXVlc3QaKC52ZXN0aWJ1bGUuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2UScQoSUmV2b2tlVXNlclNlc3Npb25zEiwudmVzdGlidWxlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25zUmVxdWVzdBotLnZlc3RpYnVsZS5hdXRoLnYxLlJldm9rZVVzZXJTZXNzaW9uc1Jlc3BvbnNlEnQKE0dldFZlcmlmaWNhdGlvbktleXMSLS52ZXN0aWJ1bGUuYXV0aC52MS5HZXRWZXJpZmljYXRpb25LZXlzUmVxdWVzdBouLnZlc3RpYnVsZS5hdXRoLnYxLkdldFZlcmlmaWNhdGlvbktleXNSZXNwb25zZRJiCg1Ub3VjaFNlc3Npb25zEicudmVzdGlidWxlLmF1dGgudjEuVG91Y2hTZXNzaW9uc1JlcXVlc3QaKC52ZXN0aWJ1bGUuYXV0aC52MS5Ub3VjaFNlc3Npb25zUmVzcG9uc2USawoQUm90YXRlU2lnbmluZ0tleRIqLnZlc3RpYnVsZS5hdXRoLnYxLlJvdGF0ZVNpZ25pbmdLZXlSZXF1ZXN0GisudmVzdGlidWxlLmF1dGgudjEuUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlYgZwcm90bzM", [file_vestibule_auth_v1_session]);
+  fileDesc("Cid2ZXN0aWJ1bGUvYXV0aC92MS9zZXNzaW9uX3NlcnZpY2UucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxInAKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIZChFleHBpcmVzX2luX21pbGxpcxgDIAEoAxIYChBpc19pbXBlcnNvbmF0aW9uGAQgASgIIkgKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQicQoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRItCgZjbGllbnQYAyABKAsyHS52ZXN0aWJ1bGUuYXV0aC52MS5DbGllbnRJbmZvImoKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhUKDXJlZnJlc2hfdG9rZW4YAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIPCgd1c2VyX2lkGAQgASgJIlQKFlJlZnJlc2hTZXNzaW9uc1JlcXVlc3QSOgoIcmVxdWVzdHMYASADKAsyKC52ZXN0aWJ1bGUuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QiUwoXUmVmcmVzaFNlc3Npb25zUmVzcG9uc2USOAoHcmVzdWx0cxgBIAMoCzInLnZlc3RpYnVsZS5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVzdWx0IpMBChRSZWZyZXNoU2Vzc2lvblJlc3VsdBI3CgJvaxgBIAEoCzIpLnZlc3RpYnVsZS5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVzcG9uc2VIABI3CgVlcnJvchgCIAEoCzImLnZlc3RpYnVsZS5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uRXJyb3JIAEIJCgdvdXRjb21lIqwBChNSZWZyZXNoU2Vzc2lvbkVycm9yEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRI5Cgtrbm93bl9lcnJvchgDIAEoCzIkLnZlc3RpYnVsZS5lcnJvci52MS5Lbm93bkVycm9yRGV0YWlsEjsKDHN0YXR1c19lcnJvchgEIAEoCzIlLnZlc3RpYnVsZS5lcnJvci52MS5TdGF0dXNFcnJvckRldGFpbCJZChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIdChVpbmNsdWRlX2ltcGVyc29uYXRpb24YAyABKAgiRAoUTGlzdFNlc3Npb25zUmVzcG9uc2USLAoIc2Vzc2lvbnMYASADKAsyGi52ZXN0aWJ1bGUuYXV0aC52MS5TZXNzaW9uIk8KFFJldm9rZVNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJIhcKFVJldm9rZVNlc3Npb25SZXNwb25zZSJbChlSZXZva2VVc2VyU2Vzc2lvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIZChFleGNlcHRfc2Vzc2lvbl9pZBgDIAEoCSItChpSZXZva2VVc2VyU2Vzc2lvbnNSZXNwb25zZRIPCgdyZXZva2VkGAEgASgFIksKGkdldFZlcmlmaWNhdGlvbktleXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGQoRaW5jbHVkZV9hbm9ueW1vdXMYAiABKAgiTQobR2V0VmVyaWZpY2F0aW9uS2V5c1Jlc3BvbnNlEhEKCWp3a3NfanNvbhgBIAEoCRIbChNhbm9ueW1vdXNfandrc19qc29uGAIgASgJIlUKDFNlc3Npb25Ub3VjaBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSEQoJYXRfbWlsbGlzGAMgASgDEgoKAmlwGAQgASgJIkgKFFRvdWNoU2Vzc2lvbnNSZXF1ZXN0EjAKB3RvdWNoZXMYASADKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TZXNzaW9uVG91Y2giFwoVVG91Y2hTZXNzaW9uc1Jlc3BvbnNlIi0KF1JvdGF0ZVNpZ25pbmdLZXlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiJwoYUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlEgsKA2tpZBgBIAEoCTLEBwoOU2Vzc2lvblNlcnZpY2USYgoNQ3JlYXRlU2Vzc2lvbhInLnZlc3RpYnVsZS5hdXRoLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GigudmVzdGlidWxlLmF1dGgudjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEmUKDlJlZnJlc2hTZXNzaW9uEigudmVzdGlidWxlLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GikudmVzdGlidWxlLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRJoCg9SZWZyZXNoU2Vzc2lvbnMSKS52ZXN0aWJ1bGUuYXV0aC52MS5SZWZyZXNoU2Vzc2lvbnNSZXF1ZXN0GioudmVzdGlidWxlLmF1dGgudjEuUmVmcmVzaFNlc3Npb25zUmVzcG9uc2USXwoMTGlzdFNlc3Npb25zEiYudmVzdGlidWxlLmF1dGgudjEuTGlzdFNlc3Npb25zUmVxdWVzdBonLnZlc3RpYnVsZS5hdXRoLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEmIKDVJldm9rZVNlc3Npb24SJy52ZXN0aWJ1bGUuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVxdWVzdBooLnZlc3RpYnVsZS5hdXRoLnYxLlJldm9rZVNlc3Npb25SZXNwb25zZRJxChJSZXZva2VVc2VyU2Vzc2lvbnMSLC52ZXN0aWJ1bGUuYXV0aC52MS5SZXZva2VVc2VyU2Vzc2lvbnNSZXF1ZXN0Gi0udmVzdGlidWxlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25zUmVzcG9uc2USdAoTR2V0VmVyaWZpY2F0aW9uS2V5cxItLnZlc3RpYnVsZS5hdXRoLnYxLkdldFZlcmlmaWNhdGlvbktleXNSZXF1ZXN0Gi4udmVzdGlidWxlLmF1dGgudjEuR2V0VmVyaWZpY2F0aW9uS2V5c1Jlc3BvbnNlEmIKDVRvdWNoU2Vzc2lvbnMSJy52ZXN0aWJ1bGUuYXV0aC52MS5Ub3VjaFNlc3Npb25zUmVxdWVzdBooLnZlc3RpYnVsZS5hdXRoLnYxLlRvdWNoU2Vzc2lvbnNSZXNwb25zZRJrChBSb3RhdGVTaWduaW5nS2V5EioudmVzdGlidWxlLmF1dGgudjEuUm90YXRlU2lnbmluZ0tleVJlcXVlc3QaKy52ZXN0aWJ1bGUuYXV0aC52MS5Sb3RhdGVTaWduaW5nS2V5UmVzcG9uc2ViBnByb3RvMw", [file_vestibule_auth_v1_session, file_vestibule_error_v1_error]);
 
 /**
  * @generated from message vestibule.auth.v1.CreateSessionRequest
@@ -127,6 +129,113 @@ export const RefreshSessionResponseSchema: GenMessage<RefreshSessionResponse> = 
   messageDesc(file_vestibule_auth_v1_session_service, 3);
 
 /**
+ * @generated from message vestibule.auth.v1.RefreshSessionsRequest
+ */
+export type RefreshSessionsRequest = Message<"vestibule.auth.v1.RefreshSessionsRequest"> & {
+  /**
+   * @generated from field: repeated vestibule.auth.v1.RefreshSessionRequest requests = 1;
+   */
+  requests: RefreshSessionRequest[];
+};
+
+/**
+ * Describes the message vestibule.auth.v1.RefreshSessionsRequest.
+ * Use `create(RefreshSessionsRequestSchema)` to create a new message.
+ */
+export const RefreshSessionsRequestSchema: GenMessage<RefreshSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_session_service, 4);
+
+/**
+ * @generated from message vestibule.auth.v1.RefreshSessionsResponse
+ */
+export type RefreshSessionsResponse = Message<"vestibule.auth.v1.RefreshSessionsResponse"> & {
+  /**
+   * One per request, in the same order.
+   *
+   * @generated from field: repeated vestibule.auth.v1.RefreshSessionResult results = 1;
+   */
+  results: RefreshSessionResult[];
+};
+
+/**
+ * Describes the message vestibule.auth.v1.RefreshSessionsResponse.
+ * Use `create(RefreshSessionsResponseSchema)` to create a new message.
+ */
+export const RefreshSessionsResponseSchema: GenMessage<RefreshSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_session_service, 5);
+
+/**
+ * @generated from message vestibule.auth.v1.RefreshSessionResult
+ */
+export type RefreshSessionResult = Message<"vestibule.auth.v1.RefreshSessionResult"> & {
+  /**
+   * @generated from oneof vestibule.auth.v1.RefreshSessionResult.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: vestibule.auth.v1.RefreshSessionResponse ok = 1;
+     */
+    value: RefreshSessionResponse;
+    case: "ok";
+  } | {
+    /**
+     * The error RefreshSession would have failed with.
+     *
+     * @generated from field: vestibule.auth.v1.RefreshSessionError error = 2;
+     */
+    value: RefreshSessionError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message vestibule.auth.v1.RefreshSessionResult.
+ * Use `create(RefreshSessionResultSchema)` to create a new message.
+ */
+export const RefreshSessionResultSchema: GenMessage<RefreshSessionResult> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_session_service, 6);
+
+/**
+ * A per-item failure, carrying what the ConnectError of a single RefreshSession call would carry.
+ *
+ * @generated from message vestibule.auth.v1.RefreshSessionError
+ */
+export type RefreshSessionError = Message<"vestibule.auth.v1.RefreshSessionError"> & {
+  /**
+   * Connect error code (google.rpc.Code numbering, e.g. 16 = unauthenticated).
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * A known error of the public contract, e.g. REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED.
+   *
+   * @generated from field: vestibule.error.v1.KnownErrorDetail known_error = 3;
+   */
+  knownError?: KnownErrorDetail | undefined;
+
+  /**
+   * A plain status error (no known-error code).
+   *
+   * @generated from field: vestibule.error.v1.StatusErrorDetail status_error = 4;
+   */
+  statusError?: StatusErrorDetail | undefined;
+};
+
+/**
+ * Describes the message vestibule.auth.v1.RefreshSessionError.
+ * Use `create(RefreshSessionErrorSchema)` to create a new message.
+ */
+export const RefreshSessionErrorSchema: GenMessage<RefreshSessionError> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_session_service, 7);
+
+/**
  * @generated from message vestibule.auth.v1.ListSessionsRequest
  */
 export type ListSessionsRequest = Message<"vestibule.auth.v1.ListSessionsRequest"> & {
@@ -151,7 +260,7 @@ export type ListSessionsRequest = Message<"vestibule.auth.v1.ListSessionsRequest
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 4);
+  messageDesc(file_vestibule_auth_v1_session_service, 8);
 
 /**
  * @generated from message vestibule.auth.v1.ListSessionsResponse
@@ -170,7 +279,7 @@ export type ListSessionsResponse = Message<"vestibule.auth.v1.ListSessionsRespon
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 5);
+  messageDesc(file_vestibule_auth_v1_session_service, 9);
 
 /**
  * @generated from message vestibule.auth.v1.RevokeSessionRequest
@@ -199,7 +308,7 @@ export type RevokeSessionRequest = Message<"vestibule.auth.v1.RevokeSessionReque
  * Use `create(RevokeSessionRequestSchema)` to create a new message.
  */
 export const RevokeSessionRequestSchema: GenMessage<RevokeSessionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 6);
+  messageDesc(file_vestibule_auth_v1_session_service, 10);
 
 /**
  * @generated from message vestibule.auth.v1.RevokeSessionResponse
@@ -212,7 +321,7 @@ export type RevokeSessionResponse = Message<"vestibule.auth.v1.RevokeSessionResp
  * Use `create(RevokeSessionResponseSchema)` to create a new message.
  */
 export const RevokeSessionResponseSchema: GenMessage<RevokeSessionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 7);
+  messageDesc(file_vestibule_auth_v1_session_service, 11);
 
 /**
  * @generated from message vestibule.auth.v1.RevokeUserSessionsRequest
@@ -241,7 +350,7 @@ export type RevokeUserSessionsRequest = Message<"vestibule.auth.v1.RevokeUserSes
  * Use `create(RevokeUserSessionsRequestSchema)` to create a new message.
  */
 export const RevokeUserSessionsRequestSchema: GenMessage<RevokeUserSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 8);
+  messageDesc(file_vestibule_auth_v1_session_service, 12);
 
 /**
  * @generated from message vestibule.auth.v1.RevokeUserSessionsResponse
@@ -258,7 +367,7 @@ export type RevokeUserSessionsResponse = Message<"vestibule.auth.v1.RevokeUserSe
  * Use `create(RevokeUserSessionsResponseSchema)` to create a new message.
  */
 export const RevokeUserSessionsResponseSchema: GenMessage<RevokeUserSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 9);
+  messageDesc(file_vestibule_auth_v1_session_service, 13);
 
 /**
  * @generated from message vestibule.auth.v1.GetVerificationKeysRequest
@@ -280,7 +389,7 @@ export type GetVerificationKeysRequest = Message<"vestibule.auth.v1.GetVerificat
  * Use `create(GetVerificationKeysRequestSchema)` to create a new message.
  */
 export const GetVerificationKeysRequestSchema: GenMessage<GetVerificationKeysRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 10);
+  messageDesc(file_vestibule_auth_v1_session_service, 14);
 
 /**
  * @generated from message vestibule.auth.v1.GetVerificationKeysResponse
@@ -306,7 +415,7 @@ export type GetVerificationKeysResponse = Message<"vestibule.auth.v1.GetVerifica
  * Use `create(GetVerificationKeysResponseSchema)` to create a new message.
  */
 export const GetVerificationKeysResponseSchema: GenMessage<GetVerificationKeysResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 11);
+  messageDesc(file_vestibule_auth_v1_session_service, 15);
 
 /**
  * @generated from message vestibule.auth.v1.SessionTouch
@@ -338,7 +447,7 @@ export type SessionTouch = Message<"vestibule.auth.v1.SessionTouch"> & {
  * Use `create(SessionTouchSchema)` to create a new message.
  */
 export const SessionTouchSchema: GenMessage<SessionTouch> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 12);
+  messageDesc(file_vestibule_auth_v1_session_service, 16);
 
 /**
  * @generated from message vestibule.auth.v1.TouchSessionsRequest
@@ -355,7 +464,7 @@ export type TouchSessionsRequest = Message<"vestibule.auth.v1.TouchSessionsReque
  * Use `create(TouchSessionsRequestSchema)` to create a new message.
  */
 export const TouchSessionsRequestSchema: GenMessage<TouchSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 13);
+  messageDesc(file_vestibule_auth_v1_session_service, 17);
 
 /**
  * @generated from message vestibule.auth.v1.TouchSessionsResponse
@@ -368,7 +477,7 @@ export type TouchSessionsResponse = Message<"vestibule.auth.v1.TouchSessionsResp
  * Use `create(TouchSessionsResponseSchema)` to create a new message.
  */
 export const TouchSessionsResponseSchema: GenMessage<TouchSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 14);
+  messageDesc(file_vestibule_auth_v1_session_service, 18);
 
 /**
  * @generated from message vestibule.auth.v1.RotateSigningKeyRequest
@@ -385,7 +494,7 @@ export type RotateSigningKeyRequest = Message<"vestibule.auth.v1.RotateSigningKe
  * Use `create(RotateSigningKeyRequestSchema)` to create a new message.
  */
 export const RotateSigningKeyRequestSchema: GenMessage<RotateSigningKeyRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 15);
+  messageDesc(file_vestibule_auth_v1_session_service, 19);
 
 /**
  * @generated from message vestibule.auth.v1.RotateSigningKeyResponse
@@ -402,7 +511,7 @@ export type RotateSigningKeyResponse = Message<"vestibule.auth.v1.RotateSigningK
  * Use `create(RotateSigningKeyResponseSchema)` to create a new message.
  */
 export const RotateSigningKeyResponseSchema: GenMessage<RotateSigningKeyResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_session_service, 16);
+  messageDesc(file_vestibule_auth_v1_session_service, 20);
 
 /**
  * Sessions, refresh tokens, access tokens and the signing keys behind them.
@@ -430,6 +539,18 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof RefreshSessionRequestSchema;
     output: typeof RefreshSessionResponseSchema;
+  },
+  /**
+   * Many refreshes in one call (gateways batch concurrent refreshes). Results come in request order, each one what
+   * RefreshSession would have answered for that request: an invalid token fails only its own item, never the batch.
+   * Same rules as RefreshSession (rotation and reuse detection included); at most 1000 requests per call.
+   *
+   * @generated from rpc vestibule.auth.v1.SessionService.RefreshSessions
+   */
+  refreshSessions: {
+    methodKind: "unary";
+    input: typeof RefreshSessionsRequestSchema;
+    output: typeof RefreshSessionsResponseSchema;
   },
   /**
    * @generated from rpc vestibule.auth.v1.SessionService.ListSessions

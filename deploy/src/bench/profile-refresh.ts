@@ -1,0 +1,232 @@
+/**
+ * Where does a token refresh spend its CPU? Starts a private platform (fresh database on DATABASE_URL's server, free
+ * ports, its own NATS subject prefix: it does not touch a running `npm start`), signs up one user, loads a refresh
+ * endpoint with autocannon and prints CPU ms per refresh for each process (gateway, auth, identity, the other
+ * services, the Postgres backends of this platform's database, and the load generator itself), read from /proc.
+ * With --cpu-prof, the gateway and auth are profiled during the measured run only (V8 sampling profiler started and
+ * stopped by SIGUSR2 through cpu-profile-hook.mjs; `--cpu-prof` itself is not allowed in NODE_OPTIONS), the
+ * profiles are kept in --out and the hottest functions (self time) of both are printed.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-refresh.ts \
+ *     [--duration 10] [--concurrency 50] [--endpoint oauth|session] [--cpu-prof] [--out <dir>] [--bus nats|postgres] [--serve]
+ *
+ * With --serve it only starts the private platform, writes <out>/dev.json and waits for Ctrl-C, so that
+ * `npm run bench -- --dev <out>/dev.json` can measure this checkout's code while another `npm start` keeps its ports.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import pg from "pg";
+import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
+import type { ProcessName } from "../platform.ts";
+import { checkoutRoot } from "../paths.ts";
+
+interface Args {
+  duration: number;
+  concurrency: number;
+  endpoint: "oauth" | "session";
+  serve: boolean;
+  cpuProf: boolean;
+  out: string;
+  bus: "nats" | "postgres";
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { duration: 10, concurrency: 50, endpoint: "oauth", serve: false, cpuProf: false, out: "", bus: "nats" };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--duration") args.duration = Number(argv[++i]);
+    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
+    else if (a === "--endpoint") args.endpoint = argv[++i] === "session" ? "session" : "oauth";
+    else if (a === "--serve") args.serve = true;
+    else if (a === "--cpu-prof") args.cpuProf = true;
+    else if (a === "--out") args.out = argv[++i]!;
+    else if (a === "--bus") args.bus = argv[++i] === "postgres" ? "postgres" : "nats";
+    else throw new Error(`unknown option ${a}`);
+  }
+  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
+  return args;
+}
+
+const CLK_TCK = 100;
+
+/** CPU ticks (user + system) of a process, 0 when it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Busy ticks of the whole machine (everything but idle and iowait), to see how loaded it was. */
+function machineBusyTicks(): { busy: number; total: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = line.reduce((a, b) => a + b, 0);
+  return { busy: total - line[3]! - line[4]!, total };
+}
+
+async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+interface Hot {
+  name: string;
+  selfMs: number;
+}
+
+/** Self time per function (name + file:line) of a .cpuprofile, hottest first. */
+function hottest(file: string, top: number): { totalMs: number; functions: Hot[]; byArea: Hot[] } {
+  const prof = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const area = new Map<string, number>();
+  let totalMs = 0;
+  for (let i = 0; i < prof.samples.length; i++) {
+    const node = byId.get(prof.samples[i]!)!;
+    const ms = (prof.timeDeltas[i] ?? 0) / 1000;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === "(idle)") continue;
+    totalMs += ms;
+    const short = url.replace(/^file:\/\//, "").replace(/.*\/node_modules\//, "nm:").replace(/.*\/work\/main\//, "");
+    const key = `${functionName || "(anonymous)"} ${short}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    const a = short.startsWith("nm:") ? short.split("/").slice(0, short.startsWith("nm:@") ? 2 : 1).join("/") : short === "" ? functionName : short.startsWith("node:") ? short : short.split("/").slice(0, 3).join("/");
+    area.set(a, (area.get(a) ?? 0) + ms);
+  }
+  const sorted = (m: Map<string, number>) => [...m].map(([name, selfMs]) => ({ name, selfMs })).sort((x, y) => y.selfMs - x.selfMs).slice(0, top);
+  return { totalMs, functions: sorted(self), byArea: sorted(area) };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
+  mkdirSync(args.out, { recursive: true });
+  const say = (s: string) => void process.stdout.write(`${s}\n`);
+
+  let tp: TestPlatform | undefined;
+  try {
+    tp = await startTestPlatform({
+      bus: args.bus,
+      printLevel: "error",
+      platform: {
+        logLevel: "warn",
+        ...(args.cpuProf
+          ? { env: { NODE_OPTIONS: `--import ${join(checkoutRoot, "deploy/src/bench/cpu-profile-hook.mjs")}`, VESTIBULE_CPU_PROF_DIR: args.out } }
+          : {}),
+      },
+    });
+    if (args.serve) {
+      const file = join(args.out, "dev.json");
+      writeFileSync(file, `${JSON.stringify({ gateway_url: tp.gatewayUrl, projects: tp.projects }, null, 2)}\n`);
+      say(`platform up (gateway ${tp.gatewayUrl}, pids ${JSON.stringify(tp.platform.pids())}); keys in ${file}`);
+      say(`measure with: npm run bench -- --dev ${file} --only refresh   (Ctrl-C / SIGTERM here stops the platform)`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      return;
+    }
+    const demo = tp.projects.demo;
+    const base = tp.gatewayUrl;
+    const client = {
+      "content-type": "application/json",
+      "x-stack-project-id": demo.project_id,
+      "x-stack-access-type": "client",
+      "x-stack-publishable-client-key": demo.publishable_client_key,
+    };
+    const email = `profile-${randomBytes(4).toString("hex")}@example.com`;
+    const password = "profile password 1";
+    const signedUp = await json(
+      await fetch(`${base}/api/v1/auth/password/sign-up`, {
+        method: "POST",
+        headers: client,
+        body: JSON.stringify({ email, password, verification_callback_url: "http://localhost:3000/handler/email-verification" }),
+      }),
+    );
+    const refreshToken = signedUp.refresh_token as string;
+    const opts: autocannon.Options =
+      args.endpoint === "oauth"
+        ? {
+            url: `${base}/api/v1/auth/oauth/token`,
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: demo.project_id, client_secret: demo.publishable_client_key }).toString(),
+          }
+        : { url: `${base}/api/v1/auth/sessions/current/refresh`, method: "POST", headers: { ...client, "x-stack-refresh-token": refreshToken }, body: "{}" };
+
+    const pids = tp.platform.pids();
+    const db = new pg.Client({ connectionString: tp.databaseUrl });
+    await db.connect();
+    const pgPids = async (): Promise<number[]> =>
+      (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid);
+
+    say(`warm-up 3 s (${args.endpoint === "oauth" ? "POST /auth/oauth/token" : "POST /auth/sessions/current/refresh"}, concurrency ${args.concurrency})`);
+    await autocannon({ ...opts, duration: 3, connections: args.concurrency });
+
+    const backends = await pgPids();
+    const profiled = args.cpuProf ? [pids.gateway!, pids.auth!] : [];
+    for (const pid of profiled) process.kill(pid, "SIGUSR2");
+    const before = {
+      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
+      pg: backends.map(cpuTicks),
+      self: process.cpuUsage(),
+      machine: machineBusyTicks(),
+    };
+    const r = await autocannon({ ...opts, duration: args.duration, connections: args.concurrency });
+    const after = {
+      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
+      pg: backends.map(cpuTicks),
+      self: process.cpuUsage(before.self),
+      machine: machineBusyTicks(),
+    };
+    for (const pid of profiled) process.kill(pid, "SIGUSR2");
+    await db.end();
+    const ops = r.requests.total;
+    const perOp = (ticks: number) => ((ticks / CLK_TCK) * 1000) / Math.max(ops, 1);
+    say("");
+    say(`refreshes ${ops} in ${args.duration} s: ${r.requests.average.toFixed(0)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
+    const rows: [string, number][] = [];
+    for (const name of Object.keys(pids) as ProcessName[]) rows.push([name, perOp(after.procs[name]! - before.procs[name]!)]);
+    rows.push([`postgres (${backends.length} backends)`, perOp(after.pg.reduce((a, b) => a + b, 0) - before.pg.reduce((a, b) => a + b, 0))]);
+    rows.push(["load generator (autocannon)", (after.self.user + after.self.system) / 1000 / Math.max(ops, 1)]);
+    say("CPU ms per refresh:");
+    for (const [name, ms] of rows.filter(([, ms]) => ms >= 0.005)) say(`  ${name.padEnd(32)}${ms.toFixed(3)}`);
+    const platformMs = rows.slice(0, -1).reduce((a, [, ms]) => a + ms, 0);
+    say(`  ${"platform total".padEnd(32)}${platformMs.toFixed(3)}`);
+    const m = { busy: after.machine.busy - before.machine.busy, total: after.machine.total - before.machine.total };
+    say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+    if (args.cpuProf) {
+      await new Promise((r) => setTimeout(r, 1500));
+      for (const [pid, name] of [[pids.gateway!, "gateway"], [pids.auth!, "auth"]] as const) {
+        const file = join(args.out, `${pid}.cpuprofile`);
+        if (!existsSync(file)) {
+          say(`\n== ${name}: no profile written (${file})`);
+          continue;
+        }
+        const h = hottest(file, 40);
+        say(`\n== ${name} (${file}): ${h.totalMs.toFixed(0)} ms sampled, ${(h.totalMs / Math.max(ops, 1)).toFixed(3)} ms per refresh`);
+        say("  by area (self time):");
+        for (const x of h.byArea.slice(0, 20)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+        say("  hottest functions (self):");
+        for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+      }
+    }
+  } finally {
+    await tp?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`profile-refresh: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,252 @@
+/**
+ * Where does a password sign-in spend its CPU? Starts a private platform (fresh database on DATABASE_URL's server,
+ * free ports, its own NATS subject prefix: it does not touch a running `npm start`), signs up one user, measures the
+ * machine's argon2id hash rate (as `npm run bench` does: the auth service's parameters, 4 in flight), loads
+ * POST /auth/password/sign-in with autocannon and prints sign-ins/s against that rate and CPU ms per sign-in for each
+ * process (gateway, auth, identity, the other services, the Postgres backends of this platform's database, and the
+ * load generator itself), read from /proc. With --cpu-prof, the gateway, auth and identity are profiled during the
+ * measured run only (cpu-profile-hook.mjs, SIGUSR2) and the hottest functions (self time) of each are printed.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-in.ts \
+ *     [--duration 10] [--concurrency 50] [--cpu-prof] [--out <dir>] [--env KEY=VALUE ...]
+ *
+ * --env sets a variable for every platform process (e.g. --env UV_THREADPOOL_SIZE=2).
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import { hash as argon2Hash } from "@node-rs/argon2";
+import pg from "pg";
+import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
+import type { ProcessName } from "../platform.ts";
+import { checkoutRoot } from "../paths.ts";
+
+interface Args {
+  duration: number;
+  concurrency: number;
+  cpuProf: boolean;
+  out: string;
+  env: Record<string, string>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { duration: 10, concurrency: 50, cpuProf: false, out: "", env: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--duration") args.duration = Number(argv[++i]);
+    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
+    else if (a === "--cpu-prof") args.cpuProf = true;
+    else if (a === "--out") args.out = argv[++i]!;
+    else if (a === "--env") {
+      const [k, ...v] = argv[++i]!.split("=");
+      args.env[k!] = v.join("=");
+    } else throw new Error(`unknown option ${a}`);
+  }
+  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
+  return args;
+}
+
+const CLK_TCK = 100;
+
+/** CPU ticks (user + system) of a process, 0 when it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ticks of a process's main thread (the event loop) alone, 0 when it is gone. */
+function mainThreadTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Busy ticks of the whole machine (everything but idle and iowait), to see how loaded it was. */
+function machineBusyTicks(): { busy: number; total: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = line.reduce((a, b) => a + b, 0);
+  return { busy: total - line[3]! - line[4]!, total };
+}
+
+/** argon2id hashes per second with the auth service's parameters, 4 in flight (as `npm run bench`). */
+async function argon2Rate(seconds: number): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  const worker = async () => {
+    while (Date.now() < end) {
+      await argon2Hash(`bench-password-${n}`, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+      n++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return n / ((Date.now() - started) / 1000);
+}
+
+async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+interface Hot {
+  name: string;
+  selfMs: number;
+}
+
+/** Self time per function (name + file:line) of a .cpuprofile, hottest first. */
+function hottest(file: string, top: number): { totalMs: number; functions: Hot[]; byArea: Hot[] } {
+  const prof = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const area = new Map<string, number>();
+  let totalMs = 0;
+  for (let i = 0; i < prof.samples.length; i++) {
+    const node = byId.get(prof.samples[i]!)!;
+    const ms = (prof.timeDeltas[i] ?? 0) / 1000;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === "(idle)") continue;
+    totalMs += ms;
+    const short = url.replace(/^file:\/\//, "").replace(/.*\/node_modules\//, "nm:").replace(/.*\/work\/main\//, "");
+    const key = `${functionName || "(anonymous)"} ${short}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    const a = short.startsWith("nm:") ? short.split("/").slice(0, short.startsWith("nm:@") ? 2 : 1).join("/") : short === "" ? functionName : short.startsWith("node:") ? short : short.split("/").slice(0, 3).join("/");
+    area.set(a, (area.get(a) ?? 0) + ms);
+  }
+  const sorted = (m: Map<string, number>) => [...m].map(([name, selfMs]) => ({ name, selfMs })).sort((x, y) => y.selfMs - x.selfMs).slice(0, top);
+  return { totalMs, functions: sorted(self), byArea: sorted(area) };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
+  mkdirSync(args.out, { recursive: true });
+  const say = (s: string) => void process.stdout.write(`${s}\n`);
+
+  let tp: TestPlatform | undefined;
+  try {
+    tp = await startTestPlatform({
+      bus: "nats",
+      printLevel: "error",
+      platform: {
+        logLevel: "warn",
+        env: {
+          ...args.env,
+          ...(args.cpuProf ? { NODE_OPTIONS: `--import ${join(checkoutRoot, "deploy/src/bench/cpu-profile-hook.mjs")}`, VESTIBULE_CPU_PROF_DIR: args.out } : {}),
+        },
+      },
+    });
+    const demo = tp.projects.demo;
+    const base = tp.gatewayUrl;
+    const client = {
+      "content-type": "application/json",
+      "x-stack-project-id": demo.project_id,
+      "x-stack-access-type": "client",
+      "x-stack-publishable-client-key": demo.publishable_client_key,
+    };
+    const email = `profile-${randomBytes(4).toString("hex")}@example.com`;
+    const password = "profile password 1";
+    await json(
+      await fetch(`${base}/api/v1/auth/password/sign-up`, {
+        method: "POST",
+        headers: client,
+        body: JSON.stringify({ email, password, verification_callback_url: "http://localhost:3000/handler/email-verification" }),
+      }),
+    );
+    const opts: autocannon.Options = { url: `${base}/api/v1/auth/password/sign-in`, method: "POST", headers: client, body: JSON.stringify({ email, password }) };
+
+    const pids = tp.platform.pids();
+    const db = new pg.Client({ connectionString: tp.databaseUrl });
+    await db.connect();
+    const pgPids = async (): Promise<number[]> =>
+      (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid);
+
+    say(`warm-up 3 s (POST /auth/password/sign-in, concurrency ${args.concurrency})`);
+    await autocannon({ ...opts, duration: 3, connections: args.concurrency });
+    const argon = await argon2Rate(5);
+
+    const backends = await pgPids();
+    const profiled = args.cpuProf ? ([["gateway", pids.gateway!], ["auth", pids.auth!], ["identity", pids.identity!]] as const) : [];
+    for (const [, pid] of profiled) process.kill(pid, "SIGUSR2");
+    const before = {
+      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
+      pg: backends.map(cpuTicks),
+      authMain: mainThreadTicks(pids.auth!),
+      self: process.cpuUsage(),
+      machine: machineBusyTicks(),
+    };
+    const r = await autocannon({ ...opts, duration: args.duration, connections: args.concurrency });
+    const after = {
+      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
+      pg: backends.map(cpuTicks),
+      authMain: mainThreadTicks(pids.auth!),
+      self: process.cpuUsage(before.self),
+      machine: machineBusyTicks(),
+    };
+    for (const [, pid] of profiled) process.kill(pid, "SIGUSR2");
+    // Requests autocannon abandoned at the end are still being served: let them finish before anything stops.
+    await new Promise((r) => setTimeout(r, 2000));
+    const stats = await db.query<{ query: string; calls: string; total_ms: number }>(
+      `SELECT query, calls::text, total_exec_time AS total_ms FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC LIMIT 15`,
+    ).catch(() => undefined);
+    await db.end();
+    const ops = r.requests.total;
+    const perOp = (ticks: number) => ((ticks / CLK_TCK) * 1000) / Math.max(ops, 1);
+    say("");
+    say(`sign-ins ${ops} in ${args.duration} s: ${r.requests.average.toFixed(1)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
+    say(`argon2id rate (4 in flight, before the load): ${argon.toFixed(1)}/s; sign-in reaches ${((r.requests.average / argon) * 100).toFixed(0)}% of it`);
+    const rows: [string, number][] = [];
+    for (const name of Object.keys(pids) as ProcessName[]) rows.push([name, perOp(after.procs[name]! - before.procs[name]!)]);
+    rows.push([`postgres (${backends.length} backends)`, perOp(after.pg.reduce((a, b) => a + b, 0) - before.pg.reduce((a, b) => a + b, 0))]);
+    rows.push(["load generator (autocannon)", (after.self.user + after.self.system) / 1000 / Math.max(ops, 1)]);
+    say("CPU ms per sign-in:");
+    for (const [name, ms] of rows.filter(([, ms]) => ms >= 0.005)) say(`  ${name.padEnd(32)}${ms.toFixed(3)}`);
+    const authMain = perOp(after.authMain - before.authMain);
+    say(`    (auth: event loop ${authMain.toFixed(3)}, other threads: argon2 pool, GC ${(perOp(after.procs.auth! - before.procs.auth!) - authMain).toFixed(3)})`);
+    const platformMs = rows.slice(0, -1).reduce((a, [, ms]) => a + ms, 0);
+    say(`  ${"platform total".padEnd(32)}${platformMs.toFixed(3)}`);
+    const m = { busy: after.machine.busy - before.machine.busy, total: after.machine.total - before.machine.total };
+    say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+    if (stats) {
+      say("statements of this database by calls:");
+      for (const s of stats.rows) say(`  ${s.calls.padStart(7)}  ${s.total_ms.toFixed(0).padStart(6)} ms  ${s.query.replace(/\s+/g, " ").slice(0, 110)}`);
+    }
+    if (args.cpuProf) {
+      await new Promise((r) => setTimeout(r, 1500));
+      for (const [name, pid] of profiled) {
+        const file = join(args.out, `${pid}.cpuprofile`);
+        if (!existsSync(file)) {
+          say(`\n== ${name}: no profile written (${file})`);
+          continue;
+        }
+        const h = hottest(file, 30);
+        say(`\n== ${name} (${file}): ${h.totalMs.toFixed(0)} ms sampled on the main thread, ${(h.totalMs / Math.max(ops, 1)).toFixed(3)} ms per sign-in`);
+        say("  by area (self time):");
+        for (const x of h.byArea.slice(0, 15)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+        say("  hottest functions (self):");
+        for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+      }
+    }
+  } finally {
+    await tp?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`profile-sign-in: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

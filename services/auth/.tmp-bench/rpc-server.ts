@@ -1,0 +1,11 @@
+import { create } from "@bufbuild/protobuf";
+import { UserService } from "@vestibule/proto/identity/v1/user_service";
+import { UserSchema } from "@vestibule/proto/identity/v1/user";
+import { createRpcServer } from "@vestibule/shared/rpc";
+const user = create(UserSchema, { id: "6f1c2b4e-8f7a-4b7e-9a3e-0d2a9b1c3e4f", projectId: "3baf14f6-a3e2-42e0-945d-e1058b3da40e", primaryEmail: "someone@example.com", primaryEmailVerified: true, primaryEmailAuthEnabled: true, signedUpAtMillis: 1n, lastActiveAtMillis: 2n, clientMetadataJson: "null", clientReadOnlyMetadataJson: "null", serverMetadataJson: "null", hasPassword: true, version: 3n, riskScores: { signUpBot: 0, signUpFreeTrialAbuse: 0 } });
+const log: any = { warn() {}, error() {}, info() {}, debug() {}, child() { return log; } };
+const server = createRpcServer({ name: "identity", serviceNames: [UserService.typeName], serviceSecret: "s3cret", log, routes: (r) => r.service(UserService, { async findUserByAuthEmail() { return { user, emailVerified: true }; } } as any) });
+const port = await server.listen(0);
+server.health.set(1 as any);
+process.stdout.write(JSON.stringify({ port }) + "\n");
+process.on("message", (m) => { if (m === "cpu") { const c = process.cpuUsage(); process.send!({ cpu: (c.user + c.system) / 1000 }); } });

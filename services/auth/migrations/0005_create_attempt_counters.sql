@@ -1,0 +1,9 @@
+-- Brute-force protection shared by every replica: failed attempts per key (a SHA-256 of scope + project + account
+-- or client IP, so no e-mail or IP is stored here) and, after too many, a short growing block.
+CREATE TABLE attempt_counters (
+  key text PRIMARY KEY,
+  failures integer NOT NULL,
+  last_failure_at timestamptz NOT NULL,
+  blocked_until timestamptz
+);
+CREATE INDEX attempt_counters_last_failure_at ON attempt_counters (last_failure_at);

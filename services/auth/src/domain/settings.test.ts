@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { authSettingsFromRendered } from "./settings.ts";
+
+describe("auth settings from the rendered config", () => {
+  it("reads the keys the auth service uses", () => {
+    const s = authSettingsFromRendered(
+      "p1",
+      "Demo",
+      JSON.stringify({
+        auth: { allowSignUp: false, password: { allowSignIn: false }, refreshTokenRotation: true, accessTokenLifetimeSeconds: 30 },
+        domains: { allowLocalhost: false, trustedDomains: { a: { baseUrl: "https://a.com", handlerPath: "/h" }, b: { handlerPath: "/h" } } },
+      }),
+    );
+    expect(s).toEqual({
+      projectId: "p1",
+      displayName: "Demo",
+      allowSignUp: false,
+      passwordSignIn: false,
+      refreshTokenRotation: true,
+      accessTokenLifetimeSeconds: 30,
+      redirectTrust: { allowLocalhost: false, trustedDomains: ["https://a.com"] },
+    });
+  });
+
+  it("falls back to a fresh project's defaults", () => {
+    const s = authSettingsFromRendered("p1", "Demo", JSON.stringify({ auth: { accessTokenLifetimeSeconds: 5 } }));
+    expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
+    expect(s.redirectTrust).toEqual({ allowLocalhost: true, trustedDomains: [] });
+    expect(authSettingsFromRendered("p1", "Demo", "not json").accessTokenLifetimeSeconds).toBe(600);
+  });
+});

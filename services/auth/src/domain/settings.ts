@@ -1,0 +1,53 @@
+/**
+ * The part of a project's rendered configuration (identity's `rendered_config_json`) the auth service acts on.
+ * Missing or malformed values fall back to the defaults of a fresh project. Pure functions, no I/O.
+ */
+import type { RedirectTrust } from "./redirect.ts";
+
+export interface AuthSettings {
+  readonly projectId: string;
+  readonly displayName: string;
+  readonly allowSignUp: boolean;
+  readonly passwordSignIn: boolean;
+  readonly refreshTokenRotation: boolean;
+  /** Access-token lifetime; always > 20 s (the SDK refreshes when fewer than 20 s remain). */
+  readonly accessTokenLifetimeSeconds: number;
+  readonly redirectTrust: RedirectTrust;
+}
+
+export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 600;
+
+type Json = Record<string, unknown>;
+
+function obj(value: unknown): Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === "boolean" ? value : fallback;
+}
+
+export function authSettingsFromRendered(projectId: string, displayName: string, renderedConfigJson: string): AuthSettings {
+  let rendered: Json = {};
+  try {
+    rendered = obj(JSON.parse(renderedConfigJson || "{}"));
+  } catch {
+    rendered = {};
+  }
+  const auth = obj(rendered.auth);
+  const domains = obj(rendered.domains);
+  const lifetime = auth.accessTokenLifetimeSeconds;
+  const trustedDomains = Object.values(obj(domains.trustedDomains))
+    .map((d) => obj(d).baseUrl)
+    .filter((u): u is string => typeof u === "string" && u !== "");
+  return {
+    projectId,
+    displayName,
+    allowSignUp: bool(auth.allowSignUp, true),
+    passwordSignIn: bool(obj(auth.password).allowSignIn, true),
+    refreshTokenRotation: bool(auth.refreshTokenRotation, false),
+    accessTokenLifetimeSeconds:
+      typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20 ? lifetime : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
+    redirectTrust: { allowLocalhost: bool(domains.allowLocalhost, true), trustedDomains },
+  };
+}

@@ -1,0 +1,41 @@
+import type { ServiceContext } from "@vestibule/shared/service";
+import { attemptStore } from "./store/attempt-store.ts";
+import { claimsStore } from "./store/claims-store.ts";
+import { codeStore } from "./store/code-store.ts";
+import { sessionStore } from "./store/session-store.ts";
+import { signingKeyStore } from "./store/signing-key-store.ts";
+
+/**
+ * Hourly clean-up of rows nothing reads any more: sessions and codes a day past expiry, attempt counters idle for a
+ * day, signing keys 30 days past their publication, deleted users' claim tombstones after 30 days. Idempotent deletes, so every replica may run it.
+ */
+export function startJanitor(ctx: ServiceContext, intervalMs = 3_600_000): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= (async () => {
+      try {
+        const [sessions, codes, counters, keys, tombstones] = [
+          await sessionStore.deleteExpired(ctx.pool),
+          await codeStore.deleteExpired(ctx.pool),
+          await attemptStore.deleteStale(ctx.pool, 86_400),
+          await signingKeyStore.deleteExpired(ctx.pool, 30),
+          await claimsStore.deleteOldTombstones(ctx.pool, 30),
+        ];
+        if (sessions + codes + counters + keys + tombstones > 0) ctx.log.info({ sessions, codes, counters, keys, tombstones }, "expired auth rows removed");
+      } catch (err) {
+        ctx.log.warn({ err: (err as Error).message }, "auth clean-up failed; retrying next round");
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+  const first = setTimeout(run, 30_000);
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
+}

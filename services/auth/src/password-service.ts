@@ -1,0 +1,332 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
+import type { User } from "@vestibule/proto/identity/v1/user";
+import { withTransaction } from "@vestibule/shared/db";
+import { knownError, statusError } from "@vestibule/shared/errors";
+import { isUuid } from "@vestibule/shared/ids";
+import { linkWithCode } from "./domain/codes.ts";
+import { passwordResetEmail, verificationEmail } from "./domain/emails.ts";
+import { assertPasswordRules } from "./domain/passwords.ts";
+import { isRedirectUrlTrusted } from "./domain/redirect.ts";
+import type { AuthSettings } from "./domain/settings.ts";
+import type { AuthRuntime } from "./runtime.ts";
+import { credentialStore } from "./store/credential-store.ts";
+
+/** E-mails are compared and stored trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A user id nobody has: the credential lookup of an unknown e-mail costs the same query as a known one. */
+const NO_USER = "00000000-0000-4000-8000-000000000000";
+
+/** MFA attempt codes live 5 minutes (contract tokens.md §5). */
+const MFA_ATTEMPT_LIFETIME_MS = 5 * 60_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof PasswordService> {
+  const { ctx, identity, settings, sessions, hasher, limiter, codes, mailer } = rt;
+  const { pool, log } = ctx;
+
+  async function passwordSettings(projectId: string): Promise<AuthSettings> {
+    const s = await settings.get(projectId);
+    if (!s.passwordSignIn) throw knownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+    return s;
+  }
+
+  function assertTrusted(s: AuthSettings, url: string): void {
+    if (!isRedirectUrlTrusted(url, s.redirectTrust)) throw knownError("REDIRECT_URL_NOT_WHITELISTED");
+  }
+
+  async function findAuthUser(projectId: string, email: string): Promise<User | undefined> {
+    const res = await identity.users.findUserByAuthEmail({ projectId, email });
+    return res.user;
+  }
+
+  /** A user that must exist (path semantics: USER_NOT_FOUND). */
+  async function existingUser(projectId: string, userId: string): Promise<User> {
+    if (!isUuid(userId)) throw knownError("USER_NOT_FOUND");
+    const user = await sessions.getUser(projectId, userId);
+    if (!user) throw knownError("USER_NOT_FOUND");
+    return user;
+  }
+
+  /** Mirrors "has a password" into identity's user (which serves has_password / auth_with_email). */
+  async function syncHasPassword(projectId: string, user: User, hasPassword: boolean): Promise<void> {
+    if (user.hasPassword === hasPassword) return;
+    await identity.users.updateUser({ projectId, userId: user.id, hasPassword });
+  }
+
+  /** Best-effort undo of a user created in identity when storing its credentials failed. */
+  async function compensateCreatedUser(projectId: string, userId: string, cause: unknown): Promise<void> {
+    log.warn({ project_id: projectId, user_id: userId, err: (cause as Error)?.message }, "storing credentials failed; deleting the user just created");
+    try {
+      await identity.users.deleteUser({ projectId, userId });
+    } catch (err) {
+      log.error({ project_id: projectId, user_id: userId, err }, "compensation failed: could not delete the user created in identity");
+    }
+  }
+
+  /** Opens an MFA attempt instead of a session when the user has TOTP enabled. */
+  async function assertNoMfa(projectId: string, user: User): Promise<void> {
+    if (!user.requiresTotpMfa) return;
+    const attemptCode = await codes.create(pool, {
+      projectId,
+      purpose: "mfa_attempt",
+      userId: user.id,
+      data: { user_id: user.id },
+      lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
+    });
+    throw knownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
+  }
+
+  return {
+    async signUpWithPassword(req) {
+      const s = await passwordSettings(req.projectId);
+      assertTrusted(s, req.verificationCallbackUrl);
+      if (!s.allowSignUp) throw knownError("SIGN_UP_NOT_ENABLED");
+      assertPasswordRules(req.password);
+      const email = normalizeEmail(req.email);
+      if (await findAuthUser(req.projectId, email)) {
+        throw knownError("USER_EMAIL_ALREADY_EXISTS", { email, would_work_if_email_was_verified: false });
+      }
+      const passwordHash = await hasher.hash(req.password);
+      const ip = req.client?.ip ?? "";
+      const anonymous = req.anonymousUserId && isUuid(req.anonymousUserId) ? await sessions.getUser(req.projectId, req.anonymousUserId) : undefined;
+
+      let user: User;
+      /** Whether identity created the user now (else an anonymous user was upgraded): decides the compensation. */
+      let created: boolean;
+      if (anonymous?.isAnonymous) {
+        // Upgrade in place: the credential first, then identity; if identity refuses, the credential goes again.
+        await credentialStore.upsert(pool, req.projectId, anonymous.id, passwordHash);
+        try {
+          const res = await identity.users.updateUser({
+            projectId: req.projectId,
+            userId: anonymous.id,
+            primaryEmail: { value: email },
+            primaryEmailVerified: false,
+            primaryEmailAuthEnabled: true,
+            hasPassword: true,
+            isAnonymous: false,
+          });
+          user = res.user!;
+        } catch (err) {
+          await credentialStore.delete(pool, req.projectId, anonymous.id).catch(() => {});
+          throw err;
+        }
+        created = false;
+      } else {
+        const res = await identity.users.createUser({
+          projectId: req.projectId,
+          primaryEmail: email,
+          primaryEmailVerified: false,
+          primaryEmailAuthEnabled: true,
+          hasPassword: true,
+          signUpMethod: "password",
+          signUpIp: ip,
+        });
+        user = res.user!;
+        created = true;
+      }
+
+      let session;
+      try {
+        session = await withTransaction(pool, async (tx) => {
+          if (created) await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
+          const opened = await sessions.open(tx, { projectId: req.projectId, userId: user.id, ip, isSignIn: true });
+          const code = await codes.create(tx, {
+            projectId: req.projectId,
+            purpose: "contact_channel_verification",
+            userId: user.id,
+            data: { user_id: user.id, email },
+          });
+          await mailer.request(tx, {
+            projectId: req.projectId,
+            to: email,
+            userId: user.id,
+            content: verificationEmail(s.displayName, linkWithCode(req.verificationCallbackUrl, code)),
+          });
+          return opened;
+        });
+      } catch (err) {
+        if (created) await compensateCreatedUser(req.projectId, user.id, err);
+        throw err;
+      }
+      return { result: await sessions.result(s, user, session, true) };
+    },
+
+    async signInWithPassword(req) {
+      const s = await passwordSettings(req.projectId);
+      const email = normalizeEmail(req.email);
+      const keys = limiter.keysOf({ method: "password", projectId: req.projectId, account: email, ip: req.client?.ip || undefined });
+      // Unknown e-mail, no password, wrong password: the same error after the same work (an argon2 check each time).
+      const user = await findAuthUser(req.projectId, email);
+      // The stored hash and the brute-force counters in one round trip; a blocked account or IP gets its 429 here,
+      // before any argon2 work. A success writes nothing to the counters unless the account had failures.
+      const { passwordHash: stored, attempts } = await credentialStore.getWithAttempts(pool, req.projectId, user?.id ?? NO_USER, keys.list);
+      const attempt = limiter.start(keys, attempts);
+      const ok = stored ? await hasher.verify(stored, req.password) : await hasher.verifyDummy(req.password);
+      if (!ok || !user || !stored) {
+        await attempt.failure();
+        throw knownError("EMAIL_PASSWORD_MISMATCH");
+      }
+      await attempt.success();
+      if (hasher.needsRehash(stored)) {
+        // Imported (bcrypt) or older-parameter hashes become argon2id now that we know the password.
+        try {
+          await credentialStore.replaceIfUnchanged(pool, req.projectId, user.id, stored, await hasher.hash(req.password));
+        } catch (err) {
+          log.warn({ err, user_id: user.id }, "re-hashing the password failed; keeping the old hash");
+        }
+      }
+      await assertNoMfa(req.projectId, user);
+      return { result: await sessions.signIn(s, user, { ip: req.client?.ip }) };
+    },
+
+    async signUpAnonymously(req) {
+      const s = await settings.get(req.projectId);
+      const ip = req.client?.ip ?? "";
+      const { user } = await identity.users.createUser({ projectId: req.projectId, isAnonymous: true, signUpMethod: "anonymous", signUpIp: ip });
+      let session;
+      try {
+        session = await sessions.open(pool, { projectId: req.projectId, userId: user!.id, ip, isSignIn: true });
+      } catch (err) {
+        await compensateCreatedUser(req.projectId, user!.id, err);
+        throw err;
+      }
+      return { result: await sessions.result(s, user!, session, true) };
+    },
+
+    async updatePassword(req) {
+      await passwordSettings(req.projectId);
+      assertPasswordRules(req.newPassword);
+      const stored = isUuid(req.userId) ? await credentialStore.get(pool, req.projectId, req.userId) : undefined;
+      if (!stored) throw knownError("USER_DOES_NOT_HAVE_PASSWORD");
+      const attempt = await limiter.begin({ method: "password_update", projectId: req.projectId, account: req.userId, ip: req.client?.ip || undefined });
+      if (!(await hasher.verify(stored, req.oldPassword))) {
+        await attempt.failure();
+        throw knownError("PASSWORD_CONFIRMATION_MISMATCH");
+      }
+      await attempt.success();
+      const passwordHash = await hasher.hash(req.newPassword);
+      const keep = (req.keepRefreshToken ? await sessions.sessionIdOfToken(req.projectId, req.keepRefreshToken) : undefined) || req.keepSessionId || undefined;
+      await withTransaction(pool, async (tx) => {
+        await credentialStore.upsert(tx, req.projectId, req.userId, passwordHash);
+        await sessions.revokeAllIn(tx, req.projectId, req.userId, keep);
+      });
+      return {};
+    },
+
+    async setPassword(req) {
+      await passwordSettings(req.projectId);
+      assertPasswordRules(req.password);
+      const alreadySet = () => statusError(400, "User already has a password set.");
+      const user = await existingUser(req.projectId, req.userId);
+      if (await credentialStore.get(pool, req.projectId, user.id)) throw alreadySet();
+      const passwordHash = await hasher.hash(req.password);
+      if (!(await credentialStore.insertIfAbsent(pool, req.projectId, user.id, passwordHash))) throw alreadySet();
+      try {
+        await syncHasPassword(req.projectId, user, true);
+      } catch (err) {
+        await credentialStore.delete(pool, req.projectId, user.id).catch(() => {});
+        throw err;
+      }
+      return {};
+    },
+
+    async setUserCredential(req) {
+      const c = req.credential;
+      if (c.case === undefined) throw statusError(400, "Give a password, a password hash, or clear.");
+      let passwordHash: string | undefined;
+      if (c.case === "password") assertPasswordRules(c.value);
+      if (c.case === "passwordHash") {
+        hasher.assertImportable(c.value);
+        passwordHash = c.value;
+      }
+      const user = await existingUser(req.projectId, req.userId);
+      if (c.case === "password") passwordHash = await hasher.hash(c.value);
+      await withTransaction(pool, async (tx) => {
+        if (passwordHash !== undefined) await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
+        else await credentialStore.delete(tx, req.projectId, user.id);
+        // Setting or removing a password signs the user out everywhere (contract tokens.md §3).
+        await sessions.revokeAllIn(tx, req.projectId, user.id);
+      });
+      await syncHasPassword(req.projectId, user, passwordHash !== undefined);
+      return {};
+    },
+
+    async sendPasswordResetCode(req) {
+      const started = Date.now();
+      const s = await passwordSettings(req.projectId);
+      assertTrusted(s, req.callbackUrl);
+      const email = normalizeEmail(req.email);
+      // Throttles e-mails to one inbox (a separate method: never blocks sign-in); the same for unknown addresses.
+      const sends = await limiter.begin({ method: "password_reset_send", projectId: req.projectId, account: email });
+      await sends.failure();
+      const user = await findAuthUser(req.projectId, email);
+      if (user) {
+        await withTransaction(pool, async (tx) => {
+          const code = await codes.create(tx, { projectId: req.projectId, purpose: "password_reset", userId: user.id, data: { user_id: user.id, email } });
+          await mailer.request(tx, {
+            projectId: req.projectId,
+            to: email,
+            userId: user.id,
+            content: passwordResetEmail(s.displayName, linkWithCode(req.callbackUrl, code)),
+          });
+        });
+      }
+      // The same answer in about the same time whether or not the user exists.
+      const floor = rt.config.resetCodeMinMillis * (1 + Math.random() / 2);
+      await sleep(floor - (Date.now() - started));
+      return {};
+    },
+
+    async checkPasswordResetCode(req) {
+      await codes.check(req.projectId, "password_reset", req.code, req.client?.ip ?? "");
+      return {};
+    },
+
+    async resetPassword(req) {
+      const row = await codes.check(req.projectId, "password_reset", req.code, req.client?.ip ?? "");
+      assertPasswordRules(req.password);
+      const user = row.user_id ? await sessions.getUser(req.projectId, row.user_id) : undefined;
+      if (!user) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      const passwordHash = await hasher.hash(req.password);
+      await withTransaction(pool, async (tx) => {
+        await codes.consume(tx, row);
+        await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
+        await sessions.revokeAllIn(tx, req.projectId, user.id);
+      });
+      await syncHasPassword(req.projectId, user, true);
+      return {};
+    },
+
+    async createUserWithCredential(req) {
+      const input = req.user;
+      if (!input) throw statusError(400, "user is required.");
+      const c = req.credential;
+      let passwordHash: string;
+      if (c.case === "password") {
+        assertPasswordRules(c.value);
+        passwordHash = await hasher.hash(c.value);
+      } else if (c.case === "passwordHash") {
+        hasher.assertImportable(c.value);
+        passwordHash = c.value;
+      } else {
+        throw statusError(400, "Give a password or a password hash.");
+      }
+      const { user } = await identity.users.createUser({ ...input, hasPassword: true });
+      try {
+        await credentialStore.upsert(pool, input.projectId, user!.id, passwordHash);
+      } catch (err) {
+        await compensateCreatedUser(input.projectId, user!.id, err);
+        throw err;
+      }
+      return { userId: user!.id };
+    },
+  };
+}

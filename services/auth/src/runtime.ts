@@ -1,0 +1,65 @@
+import type { ServiceContext } from "@vestibule/shared/service";
+import { AccessTokens } from "./access-tokens.ts";
+import { readAuthConfig, type AuthConfig } from "./config.ts";
+import { locateIp, type IpLocator } from "./ip-info.ts";
+import { Mailer } from "./mailer.ts";
+import { PasswordHasher } from "./password-hasher.ts";
+import { createIdentityClients, type IdentityClients } from "./peers.ts";
+import { ProjectSettingsCache } from "./project-settings.ts";
+import { RateLimiter } from "./rate-limiter.ts";
+import { Sessions } from "./sessions.ts";
+import { SigningKeys } from "./signing-keys.ts";
+import { VerificationCodes } from "./verification-codes.ts";
+
+/** Everything the auth service's RPCs and consumers share, built once per service instance. */
+export interface AuthRuntime {
+  readonly ctx: ServiceContext;
+  readonly config: AuthConfig;
+  readonly identity: IdentityClients;
+  readonly settings: ProjectSettingsCache;
+  readonly keys: SigningKeys;
+  readonly tokens: AccessTokens;
+  readonly sessions: Sessions;
+  readonly hasher: PasswordHasher;
+  readonly limiter: RateLimiter;
+  readonly codes: VerificationCodes;
+  readonly mailer: Mailer;
+}
+
+const runtimes = new WeakMap<ServiceContext, AuthRuntime>();
+
+/** The runtime of a service context (created on first use; `start` and `routes` get the same one). */
+export function authRuntime(ctx: ServiceContext, opts: { locateIp?: IpLocator } = {}): AuthRuntime {
+  let rt = runtimes.get(ctx);
+  if (rt) return rt;
+  const config = readAuthConfig(ctx.env);
+  const identity = createIdentityClients(ctx);
+  const settings = new ProjectSettingsCache(identity);
+  const keys = new SigningKeys({ pool: ctx.pool, secrets: ctx.secrets, outbox: ctx.outbox });
+  const tokens = new AccessTokens(keys, ctx.config.publicUrl);
+  const limiter = new RateLimiter(ctx.pool, config);
+  const sessions = new Sessions({
+    pool: ctx.pool,
+    outbox: ctx.outbox,
+    log: ctx.log,
+    tokens,
+    settings,
+    identity,
+    locateIp: opts.locateIp ?? locateIp,
+  });
+  rt = {
+    ctx,
+    config,
+    identity,
+    settings,
+    keys,
+    tokens,
+    sessions,
+    hasher: new PasswordHasher(),
+    limiter,
+    codes: new VerificationCodes({ pool: ctx.pool, limiter }),
+    mailer: new Mailer(ctx.outbox),
+  };
+  runtimes.set(ctx, rt);
+  return rt;
+}

@@ -1,0 +1,52 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
+import { SessionService } from "@vestibule/proto/auth/v1/session_service";
+import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { preloadGeoIp } from "@vestibule/shared/geoip";
+import type { ServiceDefinition } from "@vestibule/shared/service";
+import { startJanitor } from "./janitor.ts";
+import { createPasswordService } from "./password-service.ts";
+import { authRuntime } from "./runtime.ts";
+import { createSessionService } from "./session-service.ts";
+import { startUserEventConsumers } from "./user-events.ts";
+import { createVerificationService } from "./verification-service.ts";
+
+/**
+ * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
+ * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification) and
+ * brute-force protection. Users themselves live in identity, which it calls; it consumes identity.user.created/updated/deleted.v1 and
+ * publishes auth.email.requested.v1, auth.session.revoked.v1 and auth.signing_key.rotated.v1.
+ */
+export const authService: ServiceDefinition = {
+  name: "auth",
+  migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
+  serviceNames: [SessionService.typeName, PasswordService.typeName, VerificationService.typeName],
+  routes(router, ctx) {
+    const rt = authRuntime(ctx);
+    router.service(SessionService, createSessionService(rt));
+    router.service(PasswordService, createPasswordService(rt));
+    router.service(VerificationService, createVerificationService(rt));
+  },
+  async start(ctx) {
+    const rt = authRuntime(ctx);
+    // The geo-IP data loads once here (~0.1 s) instead of on the first session use.
+    preloadGeoIp();
+    await rt.hasher.warmUp();
+    const stops: (() => Promise<void>)[] = [];
+    try {
+      const projectEvents = await rt.settings.subscribe(ctx.bus);
+      stops.push(() => projectEvents.stop());
+      const keyEvents = await rt.keys.subscribe(ctx.bus);
+      stops.push(() => keyEvents.stop());
+      stops.push(await startUserEventConsumers(ctx));
+      stops.push(startJanitor(ctx));
+    } catch (err) {
+      for (const stop of stops.reverse()) await stop().catch(() => {});
+      throw err;
+    }
+    return async () => {
+      for (const stop of stops.reverse()) await stop().catch((err) => ctx.log.warn({ err }, "auth stop step failed"));
+    };
+  },
+};

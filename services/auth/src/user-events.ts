@@ -1,0 +1,75 @@
+import type { User } from "@vestibule/proto/identity/v1/user";
+import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import type { PoolClient } from "@vestibule/shared/db";
+import { isUuid } from "@vestibule/shared/ids";
+import type { ServiceContext } from "@vestibule/shared/service";
+import { tokenUser } from "./access-tokens.ts";
+import { AuthEvents, CONSUMERS, ConsumedEvents } from "./events.ts";
+import { claimsStore } from "./store/claims-store.ts";
+import { codeStore } from "./store/code-store.ts";
+import { credentialStore } from "./store/credential-store.ts";
+import { sessionStore } from "./store/session-store.ts";
+
+async function storeSnapshot(tx: PoolClient, user: User | undefined): Promise<void> {
+  if (!user || !isUuid(user.id) || !user.projectId) return;
+  await claimsStore.upsert(tx, { ...tokenUser(user), projectId: user.projectId, version: Number(user.version) });
+}
+
+/**
+ * The identity user events the auth service follows, each a durable, idempotent consumer (consumeEvents records the
+ * event id in the handler's transaction, so a redelivery changes nothing):
+ *  - identity.user.created.v1 / .updated.v1 → the user's claims snapshot (what access tokens say), newest version wins;
+ *  - identity.user.deleted.v1 → the user's sessions, password and one-time codes go, and the snapshot becomes a
+ *    tombstone that late events cannot revive.
+ */
+export async function startUserEventConsumers(ctx: ServiceContext): Promise<() => Promise<void>> {
+  const { bus, pool, log } = ctx;
+  const subs: Subscription[] = [];
+  try {
+    subs.push(
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: CONSUMERS.userCreated,
+        event: ConsumedEvents.userCreated,
+        handler: ({ payload }, tx) => storeSnapshot(tx, payload.user),
+      }),
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: CONSUMERS.userUpdated,
+        event: ConsumedEvents.userUpdated,
+        handler: ({ payload }, tx) => storeSnapshot(tx, payload.user),
+      }),
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: CONSUMERS.userDeleted,
+        event: ConsumedEvents.userDeleted,
+        handler: async ({ envelope, payload }, tx) => {
+          const projectId = payload.projectId || envelope.projectId;
+          const userId = payload.userId;
+          if (!projectId || !isUuid(userId)) {
+            log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
+            return;
+          }
+          const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
+          await credentialStore.delete(tx, projectId, userId);
+          await codeStore.deleteForUser(tx, projectId, userId);
+          await claimsStore.tombstone(tx, projectId, userId);
+          if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
+          log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
+        },
+      }),
+    );
+  } catch (err) {
+    await Promise.all(subs.map((s) => s.stop().catch(() => {})));
+    throw err;
+  }
+  return async () => {
+    await Promise.all(subs.map((s) => s.stop()));
+  };
+}

@@ -1,0 +1,67 @@
+import type { Pool, Queryable } from "@vestibule/shared/db";
+import { knownError } from "@vestibule/shared/errors";
+import { newId } from "@vestibule/shared/ids";
+import { hashSecret, randomCode } from "@vestibule/shared/secrets";
+import { codeProblem, codeTail, DEFAULT_CODE_LIFETIME_MS, normalizeCode } from "./domain/codes.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
+import { codeStore, type CodeRow } from "./store/code-store.ts";
+
+/** What a code is for; a code only works at the endpoints of its purpose. */
+export type CodePurpose = "password_reset" | "contact_channel_verification" | "mfa_attempt";
+
+/**
+ * The one-time code store shared by password reset, e-mail verification and later magic links, invitations and MFA
+ * attempts (contract endpoints.md §1.9). Codes are 45 random characters, stored only as SHA-256 (plus the SHA-256 of
+ * their last 39 characters, the nonce every attempt counts against). Checking is rate limited per client IP and per
+ * nonce; a code is used at most once even under concurrency.
+ */
+export class VerificationCodes {
+  constructor(private readonly deps: { pool: Pool; limiter: RateLimiter }) {}
+
+  /** Stores a new code (in the caller's transaction when given one) and returns it; it exists only here. */
+  async create(
+    db: Queryable,
+    input: { projectId: string; purpose: CodePurpose; userId: string | null; data: Record<string, unknown>; lifetimeMs?: number },
+  ): Promise<string> {
+    const code = randomCode(45);
+    await codeStore.insert(db, {
+      id: newId(),
+      projectId: input.projectId,
+      purpose: input.purpose,
+      codeHash: hashSecret(code),
+      tailHash: hashSecret(codeTail(code)),
+      userId: input.userId,
+      data: input.data,
+      lifetimeMs: input.lifetimeMs ?? DEFAULT_CODE_LIFETIME_MS,
+    });
+    return code;
+  }
+
+  /**
+   * Checks a code without using it. Every attempt (also for codes that do not exist) counts against the codes sharing
+   * its last 39 characters. Errors in contract order: VERIFICATION_CODE_NOT_FOUND, _EXPIRED, _ALREADY_USED,
+   * _MAX_ATTEMPTS_REACHED; 429 while the IP or the nonce is blocked.
+   */
+  async check(projectId: string, purpose: CodePurpose, input: string, ip: string): Promise<CodeRow> {
+    const code = normalizeCode(input);
+    const attempt = await this.deps.limiter.begin({ method: `code:${purpose}`, projectId, account: code ? codeTail(code) : undefined, ip: ip || undefined });
+    if (!code) {
+      await attempt.failure();
+      throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    }
+    await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
+    const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
+    if (!row) {
+      await attempt.failure();
+      throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    }
+    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+    if (problem) throw problem;
+    return row;
+  }
+
+  /** Marks a checked code used; VERIFICATION_CODE_ALREADY_USED when a concurrent request used it first. */
+  async consume(db: Queryable, row: CodeRow): Promise<void> {
+    if (!(await codeStore.markUsed(db, row.id))) throw knownError("VERIFICATION_CODE_ALREADY_USED");
+  }
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from "node:crypto";
+import type { Client } from "@connectrpc/connect";
+import { createLocalJWKSet, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from "jose";
+import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
+import { SessionService } from "@vestibule/proto/auth/v1/session_service";
+import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
+import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
+import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
+import { UserService } from "@vestibule/proto/identity/v1/user_service";
+import { emailService } from "@vestibule/email";
+import { identityService } from "@vestibule/identity";
+import { createPool, type Pool } from "@vestibule/shared/db";
+import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
+import { createLogger } from "@vestibule/shared/log";
+import { createServiceClient } from "@vestibule/shared/rpc";
+import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
+import { startService, type RunningService } from "@vestibule/shared/service";
+import { createTestDatabase, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { authService } from "../src/server.ts";
+
+const log = createLogger({ service: "test", level: "silent" });
+
+export const PUBLIC_URL = "http://localhost:8102";
+
+export interface AuthStack {
+  readonly db: TestDatabase;
+  readonly env: Record<string, string>;
+  readonly identity: RunningService;
+  readonly auth: RunningService;
+  readonly email: RunningService;
+  /** A pool on the auth schema, for asserting rows. */
+  readonly authDb: Pool;
+  readonly sessions: Client<typeof SessionService>;
+  readonly passwords: Client<typeof PasswordService>;
+  readonly verification: Client<typeof VerificationService>;
+  readonly users: Client<typeof UserService>;
+  readonly channels: Client<typeof ContactChannelService>;
+  readonly projects: Client<typeof ProjectService>;
+  readonly mailbox: Client<typeof MailboxService>;
+  /** A new project; `config` is the contract's admin config update (e.g. `{sign_up_enabled: false}`). */
+  newProject(config?: Record<string, unknown>, override?: Record<string, unknown>): Promise<string>;
+  /** Waits for an e-mail to `to` recorded by the e-mail service (newest first) matching `predicate`. */
+  waitForMail(to: string, predicate?: (m: MailboxMessage) => boolean, timeoutMs?: number): Promise<MailboxMessage>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real identity, auth and e-mail services in this process on a fresh database (real gRPC over h2c, real
+ * Postgres; the embedded Postgres event bus, or NATS JetStream with `natsUrl`). `authEnv` adds settings for the auth
+ * service only.
+ */
+export async function startAuthStack(authEnv: Record<string, string> = {}, opts: { natsUrl?: string } = {}): Promise<AuthStack> {
+  const db = await createTestDatabase();
+  const env: Record<string, string> = {
+    ...(opts.natsUrl ? { NATS_URL: opts.natsUrl, VESTIBULE_EVENT_PREFIX: uniqueEventPrefix() } : {}),
+    DATABASE_URL: db.url,
+    VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
+    VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_PUBLIC_URL: PUBLIC_URL,
+    LOG_LEVEL: "silent",
+    PORT: "0",
+  };
+  const identity = await startService(identityService, { env, log });
+  env.VESTIBULE_IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
+  const email = await startService(emailService, { env, log });
+  env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
+  const auth = await startService(authService, { env: { ...env, ...authEnv }, log });
+  env.VESTIBULE_AUTH_URL = `http://127.0.0.1:${auth.port}`;
+  const rpc = (baseUrl: string) => ({ baseUrl, caller: "test", secret: env.VESTIBULE_SERVICE_SECRET!, timeoutMs: 60_000 });
+  const authRpc = rpc(env.VESTIBULE_AUTH_URL);
+  const identityRpc = rpc(env.VESTIBULE_IDENTITY_URL);
+  const projects = createServiceClient(ProjectService, identityRpc);
+  const mailbox = createServiceClient(MailboxService, rpc(env.VESTIBULE_EMAIL_URL));
+  const authDb = createPool({ connectionString: db.url, schema: "auth", max: 4 });
+  return {
+    db,
+    env,
+    identity,
+    auth,
+    email,
+    authDb,
+    sessions: createServiceClient(SessionService, authRpc),
+    passwords: createServiceClient(PasswordService, authRpc),
+    verification: createServiceClient(VerificationService, authRpc),
+    users: createServiceClient(UserService, identityRpc),
+    channels: createServiceClient(ContactChannelService, identityRpc),
+    projects,
+    mailbox,
+    async newProject(config = {}, override) {
+      const { project } = await projects.createProject({ displayName: "Test Project", configUpdateJson: JSON.stringify(config) });
+      if (override) await projects.updateConfigOverride({ projectId: project!.id, configOverrideJson: JSON.stringify(override) });
+      return project!.id;
+    },
+    async waitForMail(to, predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { messages } = await mailbox.listMailboxMessages({ to, projectId: "", limit: 50 });
+        const found = messages.find((m) => !predicate || predicate(m));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      await authDb.end();
+      await auth.stop();
+      await email.stop();
+      await identity.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** The known or status error an RPC failed with (throws if it did not fail). */
+export async function rpcError(p: Promise<unknown>): Promise<KnownError | StatusError> {
+  try {
+    await p;
+  } catch (err) {
+    const e = fromConnectError(err);
+    if (!e) throw err;
+    return e;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** Code of a known error, or `<status> <text>` of a status error. */
+export async function failure(p: Promise<unknown>): Promise<string> {
+  const e = await rpcError(p);
+  return "code" in e ? e.code : `${e.httpStatus} ${e.message}`;
+}
+
+/** The code in an e-mail's link (`?code=<45>`). */
+export function codeFromMail(mail: MailboxMessage): string {
+  const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
+  if (!m) throw new Error(`no code in e-mail "${mail.subject}"`);
+  return m[1]!;
+}
+
+/** Verifies an access token with the project's published JWKS (both audiences) the way a verifier would. */
+export async function verifyAccessToken(
+  stack: AuthStack,
+  projectId: string,
+  token: string,
+  opts: { anonymous?: boolean } = {},
+): Promise<{ payload: JWTPayload & Record<string, unknown>; protectedHeader: ProtectedHeaderParameters }> {
+  const res = await stack.sessions.getVerificationKeys({ projectId, includeAnonymous: true });
+  const jwks = JSON.parse(opts.anonymous ? res.anonymousJwksJson : res.jwksJson);
+  const issuer = opts.anonymous ? `${PUBLIC_URL}/api/v1/projects-anonymous-users/${projectId}` : `${PUBLIC_URL}/api/v1/projects/${projectId}`;
+  const audience = opts.anonymous ? `${projectId}:anon` : projectId;
+  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { algorithms: ["ES256"], issuer, audience });
+  return { payload: payload as JWTPayload & Record<string, unknown>, protectedHeader };
+}
+
+export function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = async () => {
+      try {
+        const v = await fn();
+        if (v !== undefined && v !== false) return resolve(v);
+      } catch (err) {
+        return reject(err);
+      }
+      if (Date.now() > deadline) return reject(new Error("timed out waiting"));
+      setTimeout(tick, intervalMs);
+    };
+    void tick();
+  });
+}
+
+export const CALLBACK = "http://localhost:3000/handler/email-verification";
+
+/** "ok" when the call succeeds, else what `failure` gives (for polling until a call starts failing). */
+export async function outcome(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "ok";
+  } catch (err) {
+    const e = fromConnectError(err);
+    if (!e) throw err;
+    return "code" in e ? e.code : `${e.httpStatus} ${e.message}`;
+  }
+}
