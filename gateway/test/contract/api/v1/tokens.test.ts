@@ -13,6 +13,11 @@ afterAll(async () => {
 
 const callback = "http://localhost:3000/handler/email-verification";
 
+function lifetime(token: string): number {
+  const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { iat: number; exp: number };
+  return claims.exp - claims.iat;
+}
+
 async function signUp(keys = stack.demo) {
   const email = `tok-${randomBytes(5).toString("hex")}@example.com`;
   const res = await call(stack, "POST", "/api/v1/auth/password/sign-up", {
@@ -73,7 +78,14 @@ describe("access tokens", () => {
       body: { config_override_string: JSON.stringify({ "auth.accessTokenLifetimeSeconds": 21 }) },
     });
     expect(set.status).toBe(200);
-    const { accessToken, refreshToken, email } = await signUp();
+    // The auth service learns the new lifetime from the project-updated event: sign up until a token carries it.
+    let signedUp = await signUp();
+    for (let i = 0; lifetime(signedUp.accessToken) !== 21; i++) {
+      if (i > 50) throw new Error("the auth service did not pick up the new token lifetime");
+      await new Promise((r) => setTimeout(r, 100));
+      signedUp = await signUp();
+    }
+    const { accessToken, refreshToken, email } = signedUp;
     await new Promise((r) => setTimeout(r, 22_500));
     const expired = await call(stack, "GET", "/api/v1/users/me", { headers: { ...headersFor(stack.demo, "client"), "x-stack-access-token": accessToken } });
     expectKnownError(expired, 401, "ACCESS_TOKEN_EXPIRED");
