@@ -12,7 +12,7 @@
  *
  * --env sets a variable for every platform process (e.g. --env UV_THREADPOOL_SIZE=2).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -69,6 +69,25 @@ function mainThreadTicks(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU ticks per thread of a process (thread id → ticks). */
+function threadTicks(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        out.set(Number(tid), Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // The thread went away.
+      }
+    }
+  } catch {
+    // The process went away.
+  }
+  return out;
 }
 
 /** Busy ticks of the whole machine (everything but idle and iowait), to see how loaded it was. */
@@ -186,6 +205,7 @@ async function main(): Promise<void> {
       procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
       pg: backends.map(cpuTicks),
       authMain: mainThreadTicks(pids.auth!),
+      authThreads: threadTicks(pids.auth!),
       self: process.cpuUsage(),
       machine: machineBusyTicks(),
     };
@@ -194,15 +214,13 @@ async function main(): Promise<void> {
       procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
       pg: backends.map(cpuTicks),
       authMain: mainThreadTicks(pids.auth!),
+      authThreads: threadTicks(pids.auth!),
       self: process.cpuUsage(before.self),
       machine: machineBusyTicks(),
     };
     for (const [, pid] of profiled) process.kill(pid, "SIGUSR2");
     // Requests autocannon abandoned at the end are still being served: let them finish before anything stops.
     await new Promise((r) => setTimeout(r, 2000));
-    const stats = await db.query<{ query: string; calls: string; total_ms: number }>(
-      `SELECT query, calls::text, total_exec_time AS total_ms FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC LIMIT 15`,
-    ).catch(() => undefined);
     await db.end();
     const ops = r.requests.total;
     const perOp = (ticks: number) => ((ticks / CLK_TCK) * 1000) / Math.max(ops, 1);
@@ -217,14 +235,16 @@ async function main(): Promise<void> {
     for (const [name, ms] of rows.filter(([, ms]) => ms >= 0.005)) say(`  ${name.padEnd(32)}${ms.toFixed(3)}`);
     const authMain = perOp(after.authMain - before.authMain);
     say(`    (auth: event loop ${authMain.toFixed(3)}, other threads: argon2 pool, GC ${(perOp(after.procs.auth! - before.procs.auth!) - authMain).toFixed(3)})`);
+    const busiest = [...after.authThreads]
+      .filter(([tid]) => tid !== pids.auth)
+      .map(([tid, t]) => [tid, perOp(t - (before.authThreads.get(tid) ?? 0))] as const)
+      .filter(([, ms]) => ms >= 0.01)
+      .sort((a, b) => b[1] - a[1]);
+    say(`    (auth threads other than the event loop, ms per sign-in: ${busiest.map(([tid, ms]) => `${tid}: ${ms.toFixed(2)}`).join(", ")})`);
     const platformMs = rows.slice(0, -1).reduce((a, [, ms]) => a + ms, 0);
     say(`  ${"platform total".padEnd(32)}${platformMs.toFixed(3)}`);
     const m = { busy: after.machine.busy - before.machine.busy, total: after.machine.total - before.machine.total };
     say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-    if (stats) {
-      say("statements of this database by calls:");
-      for (const s of stats.rows) say(`  ${s.calls.padStart(7)}  ${s.total_ms.toFixed(0).padStart(6)} ms  ${s.query.replace(/\s+/g, " ").slice(0, 110)}`);
-    }
     if (args.cpuProf) {
       await new Promise((r) => setTimeout(r, 1500));
       for (const [name, pid] of profiled) {
