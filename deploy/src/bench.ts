@@ -19,8 +19,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
-import { hash as argon2Hash } from "@node-rs/argon2";
 import { checkoutRoot, stateDir } from "./paths.ts";
+import { argon2Rate, json } from "./bench/profiling.ts";
 
 interface Args {
   duration: number;
@@ -108,27 +108,6 @@ function startBare(): Promise<{ url: string; child: ChildProcess }> {
     });
     child.once("error", reject);
   });
-}
-
-/** argon2id hashes per second on this machine with the auth service's parameters (4 in flight, like its pool). */
-async function argon2Rate(seconds: number): Promise<number> {
-  const end = Date.now() + seconds * 1000;
-  let n = 0;
-  const worker = async () => {
-    while (Date.now() < end) {
-      await argon2Hash(`bench-password-${n}`, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
-      n++;
-    }
-  };
-  const started = Date.now();
-  await Promise.all(Array.from({ length: 4 }, worker));
-  return n / ((Date.now() - started) / 1000);
-}
-
-async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
 }
 
 async function main(): Promise<void> {

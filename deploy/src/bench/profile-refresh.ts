@@ -21,6 +21,7 @@ import pg from "pg";
 import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
 import type { ProcessName } from "../platform.ts";
 import { checkoutRoot } from "../paths.ts";
+import { cpuTicks, hottest, json, machineBusyTicks } from "./profiling.ts";
 
 interface Args {
   duration: number;
@@ -52,61 +53,6 @@ function parseArgs(argv: string[]): Args {
 const CLK_TCK = 100;
 
 /** CPU ticks (user + system) of a process, 0 when it is gone. */
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy ticks of the whole machine (everything but idle and iowait), to see how loaded it was. */
-function machineBusyTicks(): { busy: number; total: number } {
-  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = line.reduce((a, b) => a + b, 0);
-  return { busy: total - line[3]! - line[4]!, total };
-}
-
-async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-interface Hot {
-  name: string;
-  selfMs: number;
-}
-
-/** Self time per function (name + file:line) of a .cpuprofile, hottest first. */
-function hottest(file: string, top: number): { totalMs: number; functions: Hot[]; byArea: Hot[] } {
-  const prof = JSON.parse(readFileSync(file, "utf8")) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-    samples: number[];
-    timeDeltas: number[];
-  };
-  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  const area = new Map<string, number>();
-  let totalMs = 0;
-  for (let i = 0; i < prof.samples.length; i++) {
-    const node = byId.get(prof.samples[i]!)!;
-    const ms = (prof.timeDeltas[i] ?? 0) / 1000;
-    const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === "(idle)") continue;
-    totalMs += ms;
-    const short = url.replace(/^file:\/\//, "").replace(/.*\/node_modules\//, "nm:").replace(/.*\/work\/main\//, "");
-    const key = `${functionName || "(anonymous)"} ${short}:${lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + ms);
-    const a = short.startsWith("nm:") ? short.split("/").slice(0, short.startsWith("nm:@") ? 2 : 1).join("/") : short === "" ? functionName : short.startsWith("node:") ? short : short.split("/").slice(0, 3).join("/");
-    area.set(a, (area.get(a) ?? 0) + ms);
-  }
-  const sorted = (m: Map<string, number>) => [...m].map(([name, selfMs]) => ({ name, selfMs })).sort((x, y) => y.selfMs - x.selfMs).slice(0, top);
-  return { totalMs, functions: sorted(self), byArea: sorted(area) };
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
