@@ -19,7 +19,8 @@ export function className(code: string): string {
     .split("_")
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join("")
-    .replaceAll("Oauth", "OAuth");
+    .replaceAll("Oauth", "OAuth")
+    .replaceAll("Webauthn", "WebAuthn");
 }
 
 function fixedMessage(entry: KnownErrorEntry): string | null {

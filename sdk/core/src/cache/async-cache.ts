@@ -74,6 +74,17 @@ export class ThrottledRunner<T> {
   }
 }
 
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+function objectId(o: object): number {
+  let id = objectIds.get(o);
+  if (id === undefined) {
+    id = nextObjectId++;
+    objectIds.set(o, id);
+  }
+  return id;
+}
+
 interface Entry<K, V> {
   readonly key: K;
   state: CacheState<V> | null;
@@ -155,8 +166,9 @@ export class AsyncCache<K extends readonly unknown[], V> {
     return this.entries.size;
   }
 
+  /** Keys are compared by value, except objects (e.g. a Session), which are compared by identity. */
   private keyOf(key: K): string {
-    return JSON.stringify(key);
+    return JSON.stringify(key.map((part) => (typeof part === "object" && part !== null ? `#${objectId(part)}` : part)));
   }
 
   private entry(key: K): Entry<K, V> {
