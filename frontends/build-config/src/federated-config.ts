@@ -1,0 +1,121 @@
+/**
+ * createFederatedConfig(): the one rspack + Module Federation configuration of every Vestibule frontend.
+ *
+ * - Every app has an async boundary (`src/index.ts` only does `import("./bootstrap.tsx")`), so shared modules are
+ *   negotiated before anything renders.
+ * - React 19, react-dom, the SDK packages and the UI kit are MF singletons: host and remotes share one React, one
+ *   session store and one theme.
+ * - No remote URL is baked into a build: hosts register remotes at run time from the manifest the server serves
+ *   (`/remotes.json`), so remotes can move or be down without a rebuild.
+ * - Remotes also build an index.html with a standalone harness, so each runs alone in development.
+ * - Workspace packages are resolved through their "source" export condition (TypeScript sources), as in the tests.
+ */
+import { rspack, type Configuration } from "@rspack/core";
+import { ModuleFederationPlugin } from "@module-federation/enhanced/rspack";
+import { join } from "node:path";
+import { appByDir, type FrontendApp } from "./apps.ts";
+
+/** Packages every app shares as singletons (one instance per page). */
+export const SHARED_SINGLETONS: Readonly<Record<string, { singleton: true; requiredVersion: string }>> = {
+  react: { singleton: true, requiredVersion: "^19.0.0" },
+  "react-dom": { singleton: true, requiredVersion: "^19.0.0" },
+  "react/jsx-runtime": { singleton: true, requiredVersion: "^19.0.0" },
+  "react-dom/client": { singleton: true, requiredVersion: "^19.0.0" },
+  "@vestibule/sdk-core": { singleton: true, requiredVersion: "^0.1.0" },
+  "@vestibule/js": { singleton: true, requiredVersion: "^0.1.0" },
+  "@vestibule/ui": { singleton: true, requiredVersion: "^0.1.0" },
+};
+
+export interface FederatedConfigOptions {
+  /** Folder of the app under frontends/ (see apps.ts). */
+  readonly app: string;
+  /** Absolute path of the frontends/ folder. */
+  readonly frontendsDir: string;
+  readonly mode?: "production" | "development";
+  /** Extra singletons (e.g. @vestibule/react once the SDK ships it). */
+  readonly extraShared?: Readonly<Record<string, { singleton: true; requiredVersion: string }>>;
+}
+
+const HTML = (title: string) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>${title}</title>
+    <script>try{var t=localStorage.getItem("vestibule-theme");document.documentElement.dataset.theme=t==="dark"||t==="light"?t:(matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light")}catch(e){}</script>
+    <style>html{background:#f7f7f9;color-scheme:light}html[data-theme=dark]{background:#111318;color-scheme:dark}body{margin:0}</style>
+  </head>
+  <body><div id="root"></div></body>
+</html>`;
+
+const TITLES: Record<string, string> = {
+  handler: "Sign in",
+  shell: "Vestibule dashboard",
+  "example-host": "Example app",
+};
+
+export function createFederatedConfig(options: FederatedConfigOptions): Configuration {
+  const app: FrontendApp = appByDir(options.app);
+  const dir = join(options.frontendsDir, app.dir);
+  const mode = options.mode ?? "production";
+  const prod = mode === "production";
+  return {
+    name: app.dir,
+    context: dir,
+    mode,
+    devtool: prod ? false : "cheap-module-source-map",
+    entry: { main: "./src/index.ts" },
+    output: {
+      path: join(dir, "dist"),
+      publicPath: "auto",
+      uniqueName: app.mfName,
+      clean: true,
+      filename: prod ? "[name].[contenthash:8].js" : "[name].js",
+      chunkFilename: prod ? "[name].[contenthash:8].js" : "[name].js",
+    },
+    resolve: {
+      extensions: [".tsx", ".ts", ".js", ".mjs"],
+      conditionNames: ["source", "browser", "import", "module", "default"],
+      extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.[cm]?[jt]sx?$/,
+          exclude: /node_modules/,
+          loader: "builtin:swc-loader",
+          type: "javascript/auto",
+          options: {
+            jsc: {
+              parser: { syntax: "typescript", tsx: true },
+              transform: { react: { runtime: "automatic", development: !prod } },
+              target: "es2022",
+            },
+          },
+        },
+      ],
+    },
+    performance: { hints: false },
+    optimization: { minimize: prod },
+    plugins: [
+      new rspack.HtmlRspackPlugin({
+        templateContent: HTML(TITLES[app.dir] ?? `${app.area?.title ?? app.dir} (standalone)`),
+        // Pages live at nested client-side routes: load the scripts from the mount point, not relative to the route.
+        publicPath: app.mountPath,
+        inject: "body",
+      }),
+      new ModuleFederationPlugin({
+        name: app.mfName,
+        ...(app.exposes ? { filename: "remoteEntry.js", exposes: { ...app.exposes } } : {}),
+        // Hosts register their remotes at run time (runtime manifest); nothing is listed here.
+        remotes: {},
+        manifest: true,
+        dts: false,
+        shared: { ...SHARED_SINGLETONS, ...(options.extraShared ?? {}) },
+      }),
+    ],
+    stats: "errors-warnings",
+    infrastructureLogging: { level: "error" },
+  };
+}

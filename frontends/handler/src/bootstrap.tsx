@@ -1,0 +1,26 @@
+/**
+ * The hosted handler pages, standalone under /handler: the project and its publishable key come from the server's
+ * /config.json at run time (the project the deployment hosts pages for).
+ */
+import { createRoot } from "react-dom/client";
+import { StackClientApp } from "@vestibule/js";
+import { loadRuntimeConfig } from "@vestibule/ui";
+import HandlerPages from "./handler-pages.tsx";
+
+async function main(): Promise<void> {
+  const root = createRoot(document.getElementById("root")!);
+  try {
+    const config = await loadRuntimeConfig();
+    const app = new StackClientApp({
+      baseUrl: config.apiUrl,
+      projectId: config.handlerProjectId,
+      publishableClientKey: config.handlerPublishableClientKey,
+      tokenStore: "cookie",
+      urls: { handler: "/handler" },
+    });
+    root.render(<HandlerPages app={app} />);
+  } catch (err) {
+    root.render(<p role="alert">The sign-in pages could not start: {(err as Error).message}</p>);
+  }
+}
+void main();

@@ -1,0 +1,104 @@
+import { useEffect, useState, type ReactNode } from "react";
+import type { CurrentUser, Project } from "@vestibule/js";
+import { ErrorAlert, Skeleton, useClientApp, useLoad, useLocation, useUserState, navigate } from "@vestibule/ui";
+import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { ProfileSection } from "../account/profile.tsx";
+import { EmailsSection } from "../account/emails.tsx";
+import { PasswordSection } from "../account/password.tsx";
+import { TwoFactorSection } from "../account/two-factor.tsx";
+import { SessionsSection } from "../account/sessions.tsx";
+import { TeamsSection } from "../account/teams.tsx";
+import { ApiKeysSection } from "../account/api-keys.tsx";
+import { NotificationsSection } from "../account/notifications.tsx";
+import { DeleteAccountSection } from "../account/delete-account.tsx";
+
+interface Tab {
+  readonly id: string;
+  readonly title: string;
+  readonly show: (p: Project) => boolean;
+  readonly render: (user: CurrentUser, project: Project) => ReactNode;
+}
+
+const TABS: readonly Tab[] = [
+  { id: "profile", title: "Profile", show: () => true, render: (u) => <ProfileSection user={u} /> },
+  { id: "emails", title: "E-mails", show: () => true, render: (u) => <EmailsSection user={u} /> },
+  { id: "password", title: "Password", show: (p) => p.config.credentialEnabled, render: (u) => <PasswordSection user={u} /> },
+  { id: "two-factor", title: "Two-factor", show: () => true, render: (u, p) => <TwoFactorSection user={u} projectName={p.displayName} /> },
+  { id: "sessions", title: "Sessions", show: () => true, render: (u) => <SessionsSection user={u} /> },
+  { id: "teams", title: "Teams", show: () => true, render: (u, p) => <TeamsSection user={u} project={p} /> },
+  { id: "api-keys", title: "API keys", show: (p) => p.config.allowUserApiKeys, render: (u) => <ApiKeysSection user={u} /> },
+  { id: "notifications", title: "Notifications", show: () => true, render: (u) => <NotificationsSection user={u} /> },
+  { id: "delete", title: "Delete account", show: (p) => p.config.clientUserDeletionEnabled, render: (u) => <DeleteAccountSection user={u} /> },
+];
+
+/** The signed-in user's settings, one tab per topic (`?tab=`); a signed-out visitor is sent to sign in and back. */
+export default function AccountSettings() {
+  const app = useClientApp();
+  const user = useUserState();
+  const project = useLoad(() => app.getProject(), [app]);
+  const { search, pathname } = useLocation();
+  const signedOut = user.status === "ok" && !user.user;
+  useEffect(() => {
+    if (signedOut) void app.redirectToSignIn({ replace: true });
+  }, [app, signedOut]);
+  const [, force] = useState(0);
+  if (user.status === "loading" || project.status === "loading" || signedOut) return <AuthCardSkeleton />;
+  if (user.status === "error" || !project.value) {
+    return (
+      <AuthCard title="Account settings">
+        <ErrorAlert error={user.status === "error" ? user.error : project.error} />
+      </AuthCard>
+    );
+  }
+  const u = user.user!;
+  const p = project.value;
+  const tabs = TABS.filter((t) => t.show(p));
+  const active = tabs.find((t) => t.id === search.get("tab")) ?? tabs[0]!;
+  const select = (id: string) => {
+    navigate(`${pathname}?tab=${id}`, { replace: true });
+    force((n) => n + 1);
+  };
+  return (
+    <AuthCard title="Account settings" subtitle={u.primaryEmail ?? undefined} wide>
+      <div className="vs-tabs" role="tablist" aria-label="Settings sections">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-controls={`panel-${t.id}`}
+            aria-selected={t.id === active.id}
+            tabIndex={t.id === active.id ? 0 : -1}
+            className="vs-tab"
+            onClick={() => select(t.id)}
+            onKeyDown={(e) => {
+              const i = tabs.indexOf(t);
+              const next = e.key === "ArrowRight" ? tabs[(i + 1) % tabs.length] : e.key === "ArrowLeft" ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
+              if (next) {
+                e.preventDefault();
+                select(next.id);
+                document.getElementById(`tab-${next.id}`)?.focus();
+              }
+            }}
+          >
+            {t.title}
+          </button>
+        ))}
+      </div>
+      <section role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="vs-section" style={{ minHeight: 280 }}>
+        {active.render(u, p)}
+      </section>
+    </AuthCard>
+  );
+}
+
+export function SectionSkeleton() {
+  return (
+    <div className="vs-stack" aria-busy="true">
+      <Skeleton height={20} width="40%" />
+      <Skeleton height={40} />
+      <Skeleton height={40} />
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from "react";
+import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
+import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useClientApp, useLoad, useLocation, useUserState } from "@vestibule/ui";
+import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { ExternalMethods, MagicLinkForm } from "../methods.tsx";
+import { emailError, passwordError } from "../validation.ts";
+
+/** Keeps `after_auth_return_to` on links between the sign-in and sign-up pages (spec §2). */
+export function withReturnTo(href: string, search: URLSearchParams): string {
+  const back = search.get(AFTER_AUTH_RETURN_TO_PARAM);
+  return back ? `${href}?${AFTER_AUTH_RETURN_TO_PARAM}=${encodeURIComponent(back)}` : href;
+}
+
+export default function SignIn() {
+  const app = useClientApp();
+  const { search } = useLocation();
+  const project = useLoad(() => app.getProject(), [app]);
+  const user = useUserState();
+  const [method, setMethod] = useState<"password" | "code">("password");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [touched, setTouched] = useState(false);
+  const [signIn, state] = useAction(async () => {
+    const r = await app.signInWithCredential({ email: email.trim(), password });
+    if (r.status === "error") throw r.error;
+  });
+
+  if (project.status === "loading" || user.status === "loading") return <AuthCardSkeleton />;
+  if (!project.value) {
+    return (
+      <AuthCard title="Sign in">
+        <ErrorAlert error={project.error} />
+        <Button onClick={() => void project.reload()}>Try again</Button>
+      </AuthCard>
+    );
+  }
+  const p = project.value;
+  if (user.status === "ok" && user.user) {
+    return (
+      <AuthCard title="You are signed in" subtitle={`as ${user.user.primaryEmail ?? user.user.displayName ?? "a user"}`}>
+        <Link className="vs-btn vs-btn-primary vs-btn-block" href={search.get(AFTER_AUTH_RETURN_TO_PARAM) ?? app.urls.afterSignIn}>
+          Continue
+        </Link>
+        <Link className="vs-btn vs-btn-block" href={app.urls.signOut}>
+          Sign out
+        </Link>
+      </AuthCard>
+    );
+  }
+  const both = p.config.credentialEnabled && p.config.magicLinkEnabled;
+  const showPassword = p.config.credentialEnabled && (!both || method === "password");
+  const showCode = p.config.magicLinkEnabled && (!both || method === "code");
+  const problems = { email: touched ? emailError(email) : null, password: touched ? passwordError(password) : null };
+  return (
+    <AuthCard
+      title={`Sign in to ${p.displayName}`}
+      subtitle={
+        p.config.signUpEnabled ? (
+          <>
+            Don&apos;t have an account? <Link href={withReturnTo(app.urls.signUp, search)}>Sign up</Link>
+          </>
+        ) : undefined
+      }
+    >
+      <ExternalMethods app={app} project={p} mode="sign-in" />
+      {both ? (
+        <div className="vs-tabs" role="tablist" aria-label="Sign-in method">
+          <button type="button" role="tab" className="vs-tab" aria-selected={method === "password"} onClick={() => setMethod("password")}>
+            Password
+          </button>
+          <button type="button" role="tab" className="vs-tab" aria-selected={method === "code"} onClick={() => setMethod("code")}>
+            E-mail code
+          </button>
+        </div>
+      ) : null}
+      {showPassword ? (
+        <form
+          className="vs-stack"
+          noValidate
+          aria-label="Sign in with password"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            setTouched(true);
+            if (!emailError(email) && !passwordError(password)) void signIn();
+          }}
+        >
+          <TextField label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} required />
+          <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} required />
+          <div style={{ textAlign: "right", marginTop: -8 }}>
+            <Link href={app.urls.forgotPassword}>Forgot password?</Link>
+          </div>
+          <ErrorAlert error={state.error} />
+          <Button type="submit" variant="primary" block loading={state.pending}>
+            Sign in
+          </Button>
+        </form>
+      ) : null}
+      {showCode ? <MagicLinkForm app={app} submitLabel="Send sign-in code" /> : null}
+      {!p.config.credentialEnabled && !p.config.magicLinkEnabled && p.config.oauthProviders.length === 0 && !p.config.passkeyEnabled ? (
+        <Alert kind="warning">This project has no sign-in method enabled.</Alert>
+      ) : null}
+    </AuthCard>
+  );
+}

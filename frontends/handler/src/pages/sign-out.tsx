@@ -1,0 +1,16 @@
+import { useEffect } from "react";
+import { ErrorAlert, Spinner, useAction, useClientApp } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
+import { once } from "../one-time.ts";
+
+/** Signs the current user out on arrival (invalidates the session, clears the tokens), then goes to after-sign-out. */
+export default function SignOut() {
+  const app = useClientApp();
+  const [run, state] = useAction(() => once("sign-out", () => app.signOut()));
+  useEffect(() => void run(), [run]);
+  return (
+    <AuthCard title="Signing out">
+      {state.error ? <ErrorAlert error={state.error} /> : <Spinner label="Signing out" />}
+    </AuthCard>
+  );
+}

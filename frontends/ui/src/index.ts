@@ -1,0 +1,37 @@
+/**
+ * @vestibule/ui: the UI kit of the Vestibule frontends (shared by host and remotes as one MF singleton).
+ */
+export { ThemeStyles, ThemeToggle, setTheme, useTheme, THEME_STORAGE_KEY } from "./theme.tsx";
+export type { ThemeName } from "./theme.tsx";
+export { Link, matchPath, navigate, replaceAddress, useLocation } from "./router.tsx";
+export type { LocationState } from "./router.tsx";
+export { UNHANDLED_ERROR_MESSAGE, errorCode, errorMessage } from "./errors.ts";
+export { loadRuntimeConfig, loadRuntimeManifest } from "./runtime.ts";
+export type { ManifestRemote, RuntimeConfig, RuntimeManifest } from "./runtime.ts";
+export {
+  Alert,
+  Avatar,
+  Button,
+  Card,
+  CopyField,
+  Dialog,
+  ErrorAlert,
+  PasswordField,
+  Progress,
+  Select,
+  Skeleton,
+  Spinner,
+  Switch,
+  TextArea,
+  TextField,
+  useAction,
+  useLoad,
+  useTitle,
+} from "./components.tsx";
+export type { ButtonProps, TextFieldProps } from "./components.tsx";
+export { CursorTable, Table } from "./data-table.tsx";
+export type { Column, Page } from "./data-table.tsx";
+export { ClientAppProvider, useClientApp, useUserState } from "./sdk-hooks.tsx";
+export type { UserState } from "./sdk-hooks.tsx";
+export { AREA_CONTRACT_VERSION } from "./area.ts";
+export type { AreaProps, DashboardProject } from "./area.ts";
