@@ -1,6 +1,6 @@
 /**
  * Runs the whole platform on one machine: the six services and the gateway, each its own Node process, plus the
- * placeholder page of the frontends. Used by `npm start` (with restarts) and by the integration tests (random ports,
+ * frontends (built when their sources changed, served on the frontends port). Used by `npm start` (with restarts) and by the integration tests (random ports,
  * no restarts, quiet logs).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -13,7 +13,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "@vestibule/proto/grpc
 import { SERVICES, SERVICE_NAMES, type ServiceName } from "./services.ts";
 import { checkoutRoot } from "./paths.ts";
 import { formatChildLine, levelNumber, nameColor, type LogLevelName } from "./logs.ts";
-import { startPlaceholderServer, type PlaceholderServer } from "./placeholder-server.ts";
+import { startFrontends, type Frontends, type ProjectKeysForFrontends } from "./frontends-server.ts";
 
 export type { ServiceName };
 export { SERVICE_NAMES };
@@ -53,7 +53,7 @@ export interface PlatformOptions {
   randomPorts?: boolean;
   /** `VESTIBULE_PUBLIC_URL`. Default http://localhost:<gateway port>. */
   publicUrl?: string;
-  /** Serve frontends/placeholder on the frontends port. Default true. */
+  /** Build (when stale) and serve the frontends on the frontends port. Default true. */
   frontends?: boolean;
   /** Restart a child that exits unexpectedly (with backoff). Default false. */
   restartOnExit?: boolean;
@@ -73,8 +73,10 @@ export interface Platform {
   readonly gatewayUrl: string;
   /** `VESTIBULE_PUBLIC_URL` given to the processes. */
   readonly publicUrl: string;
-  /** URL of the placeholder page, when served. */
+  /** URL of the frontends server, when served. */
   readonly frontendsUrl: string | undefined;
+  /** Puts the project ids and publishable keys into the frontends' /config.json (after the projects exist). */
+  configureFrontends(projects: { internal: ProjectKeysForFrontends; handler: ProjectKeysForFrontends }): void;
   /** h2c base URL of each service. */
   readonly serviceUrls: Readonly<Record<ServiceName, string>>;
   /** Environment every child got (without the inherited variables). */
@@ -346,14 +348,14 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   };
   process.on("exit", onExit);
 
-  let placeholder: PlaceholderServer | undefined;
+  let frontends: Frontends | undefined;
   let stopPromise: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopPromise ??= (async () => {
       stopping = true;
       await stopChild(children.get("gateway")!);
       await Promise.all(SERVICE_NAMES.map((n) => stopChild(children.get(n)!)));
-      await placeholder?.close();
+      await frontends?.close();
       process.removeListener("exit", onExit);
     })();
     return stopPromise;
@@ -361,7 +363,16 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   try {
     if (options.frontends ?? true) {
-      placeholder = await startPlaceholderServer({ port: ports.frontends, host, publicUrl });
+      frontends = await startFrontends({
+        port: ports.frontends,
+        host,
+        publicUrl,
+        gatewayUrl,
+        mode: options.mode ?? "development",
+        emailServiceUrl: serviceUrls.email,
+        serviceSecret: options.serviceSecret,
+        log: (line) => sink(`frontends | ${line}`),
+      });
     }
     const services = SERVICE_NAMES.map((n) => children.get(n)!);
     services.forEach(spawnChild);
@@ -378,7 +389,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   return {
     gatewayUrl,
     publicUrl,
-    frontendsUrl: placeholder ? urlOf(ports.frontends) : undefined,
+    frontendsUrl: frontends ? urlOf(ports.frontends) : undefined,
+    configureFrontends: (projects) => frontends?.configure(projects),
     serviceUrls,
     env: sharedEnv,
     pids: () =>

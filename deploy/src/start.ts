@@ -3,8 +3,8 @@
  *
  * - `.vestibule/` in the checkout holds the local state: secrets.json (master key + service secret, unless the
  *   environment gives them), dev.json (project keys) and pg/ (embedded Postgres, used when DATABASE_URL is unset).
- * - Six services and the gateway run as child processes (restarted with backoff if they crash), the placeholder
- *   page of the frontends is served on :8101.
+ * - Six services and the gateway run as child processes (restarted with backoff if they crash), the frontends
+ *   (built first when their sources changed) are served on :8101: the dashboard at /, the hosted pages at /handler.
  * - First start: keys for the `internal` project and a demo project with keys, printed and written to dev.json.
  *   Later starts reuse them while they still exist in the database.
  * - Ctrl-C / SIGTERM stops everything (gateway, services, then embedded Postgres). A second Ctrl-C forces it.
@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     existing: previous?.projects,
   });
   const dev: DevFile = { gateway_url: platform.publicUrl, projects };
+  platform.configureFrontends({ internal: projects.internal, handler: projects.demo });
   const devPath = writeDevFile(dev);
 
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
     "",
     bold(`Vestibule is running (ready in ${seconds} s)`),
     `  API gateway   ${platform.publicUrl}/api/v1`,
-    `  Frontends     ${platform.frontendsUrl ? `http://localhost:${new URL(platform.frontendsUrl).port}` : "(not served)"}`,
+    `  Frontends     ${platform.frontendsUrl ? `http://localhost:${new URL(platform.frontendsUrl).port} (dashboard), /handler/sign-in (hosted pages of the demo project)` : "(not served)"}`,
     `  Services      ${serviceList} ${dim("(gRPC/Connect, h2c)")}`,
     `  Database      ${databaseLabel}`,
     `  Events        ${natsUrl ? `NATS JetStream ${natsUrl}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,

@@ -87,6 +87,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       serviceSecret: secrets.service_secret,
       keyDescription: "Test keys",
     });
+    platform.configureFrontends({ internal: projects.internal, handler: projects.demo });
     const started = platform;
     let stopping: Promise<void> | undefined;
     return {

@@ -3,6 +3,7 @@
  * receives these props; it renders under `basePath` (e.g. /projects/<id>/users) and routes below it itself.
  */
 import type { StackAdminApp } from "@vestibule/js";
+import type { ApiClient } from "@vestibule/sdk-core";
 
 export const AREA_CONTRACT_VERSION = 1;
 
@@ -14,6 +15,11 @@ export interface DashboardProject {
 export interface AreaProps {
   /** Admin app of the project (the owner's session, or an admin key in standalone development). */
   readonly adminApp: StackAdminApp;
+  /**
+   * The same credentials as a raw /api/v1 client, for calls the SDK has no method for yet (GET /internal/metrics).
+   * Always pass `accessType: "admin"`.
+   */
+  readonly adminApi: ApiClient;
   readonly project: DashboardProject;
   /** Path the area is mounted at, without a trailing slash. */
   readonly basePath: string;

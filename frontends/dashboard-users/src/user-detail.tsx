@@ -1,0 +1,192 @@
+import { useState, type FormEvent } from "react";
+import type { ServerUser } from "@vestibule/js";
+import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+
+/** `is not valid JSON` (spec §5) when the text does not parse; an empty text means null. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (!text.trim()) return { ok: true, value: null };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, error: "is not valid JSON" };
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const valueOf = (p: ReturnType<typeof parseJson>): any => (p.ok ? p.value : null);
+
+const pretty = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v, null, 2));
+
+function MetadataEditor({ user, onSaved }: { user: ServerUser; onSaved: () => Promise<void> }) {
+  const [client, setClient] = useState(pretty(user.clientMetadata));
+  const [readOnly, setReadOnly] = useState(pretty(user.clientReadOnlyMetadata));
+  const [server, setServer] = useState(pretty(user.serverMetadata));
+  const [saved, setSaved] = useState(false);
+  const parsed = { client: parseJson(client), readOnly: parseJson(readOnly), server: parseJson(server) };
+  const valid = parsed.client.ok && parsed.readOnly.ok && parsed.server.ok;
+  const [save, state] = useAction(async () => {
+    await user.update({
+      clientMetadata: valueOf(parsed.client),
+      clientReadOnlyMetadata: valueOf(parsed.readOnly),
+      serverMetadata: valueOf(parsed.server),
+    });
+    setSaved(true);
+    await onSaved();
+  });
+  const err = (p: { ok: boolean; error?: string }, name: string) => (p.ok ? null : `${name} ${p.error}`);
+  return (
+    <form
+      className="vs-stack"
+      noValidate
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        setSaved(false);
+        if (valid) void save();
+      }}
+    >
+      <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Metadata</h2>
+      <div className="vs-grid-2">
+        <TextArea label="Client metadata" hint="Readable and writable by the user's own app." value={client} onChange={setClient} error={err(parsed.client, "Client metadata")} />
+        <TextArea label="Client read-only metadata" hint="Readable by the app, writable only by your server." value={readOnly} onChange={setReadOnly} error={err(parsed.readOnly, "Client read-only metadata")} />
+        <TextArea label="Server metadata" hint="Only your server can read it." value={server} onChange={setServer} error={err(parsed.server, "Server metadata")} />
+      </div>
+      <ErrorAlert error={state.error} />
+      {saved ? <Alert kind="success">Metadata saved.</Alert> : null}
+      <div>
+        <Button type="submit" variant="primary" loading={state.pending} disabled={!valid}>
+          Save metadata
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ProfileEditor({ user, onSaved }: { user: ServerUser; onSaved: () => Promise<void> }) {
+  const [name, setName] = useState(user.displayName ?? "");
+  const [email, setEmail] = useState(user.primaryEmail ?? "");
+  const [saved, setSaved] = useState(false);
+  const [save, state] = useAction(async () => {
+    await user.update({ displayName: name.trim(), primaryEmail: email.trim() || null });
+    setSaved(true);
+    await onSaved();
+  });
+  return (
+    <form
+      className="vs-stack"
+      noValidate
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        setSaved(false);
+        void save();
+      }}
+    >
+      <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Profile</h2>
+      <div className="vs-grid-2">
+        <TextField label="Display name" value={name} onChange={setName} maxLength={256} />
+        <TextField label="Primary e-mail" type="email" value={email} onChange={setEmail} />
+      </div>
+      <ErrorAlert error={state.error} />
+      {saved ? <Alert kind="success">Profile saved.</Alert> : null}
+      <div>
+        <Button type="submit" loading={state.pending}>
+          Save profile
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId: string }) {
+  const user = useLoad(() => adminApp.getUser(userId), [adminApp, userId]);
+  const [impersonation, setImpersonation] = useState<{ refreshToken: string | null } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [impersonate, impersonateState] = useAction(async () => {
+    const session = await user.value!.createSession({ isImpersonation: true, expiresInMillis: 3_600_000 });
+    const t = await session.getTokens();
+    setImpersonation({ refreshToken: t.refreshToken });
+  });
+  const [remove, removeState] = useAction(async () => {
+    await user.value!.delete();
+    navigate(basePath);
+  });
+  const u = user.value;
+  useTitle(`${u?.primaryEmail ?? "User"} · Vestibule`);
+  return (
+    <div className="vs-stack">
+      <Link href={basePath}>← All users</Link>
+      <ErrorAlert error={user.error} />
+      {user.status === "loading" ? (
+        <Card>
+          <Skeleton height={64} />
+        </Card>
+      ) : null}
+      {user.status === "ok" && !u ? <Alert kind="error">This user does not exist (any more).</Alert> : null}
+      {u ? (
+        <>
+          <Card className="vs-stack">
+            <div className="vs-row" style={{ gap: 16 }}>
+              <Avatar name={u.displayName} email={u.primaryEmail} imageUrl={u.profileImageUrl} size={56} />
+              <div>
+                <h1 style={{ margin: 0, fontSize: "1.4rem" }}>{u.displayName ?? u.primaryEmail ?? "Unnamed user"}</h1>
+                <div className="vs-muted">{u.primaryEmail}</div>
+              </div>
+            </div>
+            <dl className="vs-kv">
+              <dt>User ID</dt>
+              <dd>
+                <code className="vs-code">{u.id}</code>
+              </dd>
+              <dt>E-mail verified</dt>
+              <dd>{u.primaryEmailVerified ? "Yes" : "No"}</dd>
+              <dt>Signed up</dt>
+              <dd>{u.signedUpAt.toLocaleString()}</dd>
+              <dt>Last active</dt>
+              <dd>{u.lastActiveAt.toLocaleString()}</dd>
+              <dt>Sign-in methods</dt>
+              <dd>{[u.hasPassword ? "password" : "", u.otpAuthEnabled ? "e-mail code" : "", u.passkeyAuthEnabled ? "passkey" : "", ...u.oauthProviders.map((p) => p.id)].filter(Boolean).join(", ") || "—"}</dd>
+              <dt>Two-factor</dt>
+              <dd>{u.isMultiFactorRequired ? "On" : "Off"}</dd>
+            </dl>
+          </Card>
+          <Card>
+            <ProfileEditor key={`p${u.id}`} user={u} onSaved={user.reload} />
+          </Card>
+          <Card>
+            <MetadataEditor key={`m${u.id}`} user={u} onSaved={user.reload} />
+          </Card>
+          <Card className="vs-stack">
+            <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Impersonate</h2>
+            <p className="vs-muted" style={{ margin: 0 }}>
+              Creates a one-hour session as this user, marked as impersonation, to see your app as they do.
+            </p>
+            <ErrorAlert error={impersonateState.error} />
+            {impersonation?.refreshToken ? <CopyField label="Impersonation refresh token" value={impersonation.refreshToken} /> : null}
+            <div>
+              <Button onClick={() => void impersonate()} loading={impersonateState.pending}>
+                Create impersonation session
+              </Button>
+            </div>
+          </Card>
+          <Card className="vs-stack">
+            <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Delete user</h2>
+            <div>
+              <Button variant="danger" onClick={() => setConfirmDelete(true)}>
+                Delete user
+              </Button>
+            </div>
+          </Card>
+          <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this user?">
+            <p style={{ margin: 0 }}>{u.primaryEmail ?? u.id} and all their sessions are removed. This cannot be undone.</p>
+            <ErrorAlert error={removeState.error} />
+            <div className="vs-row">
+              <Button variant="danger" loading={removeState.pending} onClick={() => void remove()}>
+                Delete
+              </Button>
+              <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
+            </div>
+          </Dialog>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * The dashboard: the run-time config and manifest first, then the internal project's client app (the owners'
+ * sign-in), then the shell. The sign-in pages are the hosted handler pages, loaded from the handler remote and mounted
+ * at /auth with the internal project's app.
+ */
+import { createRoot } from "react-dom/client";
+import { StackClientApp } from "@vestibule/js";
+import { loadRuntimeConfig, loadRuntimeManifest } from "@vestibule/ui";
+import { registerManifest } from "./federation.ts";
+import { Shell } from "./shell.tsx";
+
+async function main(): Promise<void> {
+  const root = createRoot(document.getElementById("root")!);
+  try {
+    const [config, manifest] = await Promise.all([loadRuntimeConfig(), loadRuntimeManifest()]);
+    registerManifest(manifest);
+    const app = new StackClientApp({
+      baseUrl: config.apiUrl,
+      projectId: config.internalProjectId,
+      publishableClientKey: config.internalPublishableClientKey,
+      tokenStore: "cookie",
+      urls: { handler: "/auth", home: "/", afterSignOut: "/auth/sign-in" },
+    });
+    root.render(<Shell app={app} config={config} manifest={manifest} />);
+  } catch (err) {
+    root.render(<p role="alert">The dashboard could not start: {(err as Error).message}</p>);
+  }
+}
+void main();

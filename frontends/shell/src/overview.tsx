@@ -1,0 +1,79 @@
+import type { StackAdminApp } from "@vestibule/js";
+import type { ApiClient } from "@vestibule/sdk-core";
+import { Card, ErrorAlert, Link, Skeleton, useLoad, useTitle } from "@vestibule/ui";
+
+interface Metrics {
+  total_users: number;
+  daily_users: { date: string; activity: number }[];
+  daily_active_users: { date: string; activity: number }[];
+  recently_registered?: { id: string; display_name?: string | null; primary_email?: string | null }[];
+}
+
+/** A bar chart in SVG: one bar per day, with an accessible table of the same numbers for screen readers. */
+export function BarChart({ title, points }: { title: string; points: { date: string; activity: number }[] }) {
+  const w = 600;
+  const h = 160;
+  const max = Math.max(1, ...points.map((p) => p.activity));
+  const bw = points.length ? w / points.length : w;
+  return (
+    <figure style={{ margin: 0 }}>
+      <figcaption className="vs-label">{title}</figcaption>
+      <svg viewBox={`0 0 ${w} ${h}`} width="100%" height={h} role="img" aria-label={`${title}: ${points.reduce((s, p) => s + p.activity, 0)} in ${points.length} days`} preserveAspectRatio="none">
+        {points.map((p, i) => {
+          const bh = (p.activity / max) * (h - 10);
+          return (
+            <rect key={p.date} x={i * bw + 1} y={h - bh} width={Math.max(1, bw - 2)} height={bh} rx={2} fill="var(--vs-primary)">
+              <title>{`${p.date}: ${p.activity}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <table className="vs-sr-only">
+        <caption>{title}</caption>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.date}>
+              <th scope="row">{p.date}</th>
+              <td>{p.activity}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="vs-spread vs-hint">
+        <span>{points[0]?.date}</span>
+        <span>{points[points.length - 1]?.date}</span>
+      </div>
+    </figure>
+  );
+}
+
+export function OverviewPage({ adminApi, areaHref }: { adminApp: StackAdminApp; adminApi: ApiClient; areaHref: (s: string, p?: string) => string }) {
+  useTitle("Overview · Vestibule");
+  const metrics = useLoad(() => adminApi.json<Metrics>("/internal/metrics", { accessType: "admin" }), [adminApi]);
+  const m = metrics.value;
+  return (
+    <div className="vs-stack">
+      <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Overview</h1>
+      <ErrorAlert error={metrics.error} />
+      <div className="vs-grid-2">
+        <Card>
+          <div className="vs-label">Total users</div>
+          <div style={{ fontSize: "2rem", fontWeight: 700, minHeight: 48 }} data-testid="total-users">
+            {m ? m.total_users.toLocaleString() : <Skeleton width={120} height={40} />}
+          </div>
+          <Link href={areaHref("users")}>Manage users</Link>
+        </Card>
+        <Card>
+          <div className="vs-label">Sign-ups in the last 30 days</div>
+          <div style={{ fontSize: "2rem", fontWeight: 700, minHeight: 48 }}>
+            {m ? m.daily_users.slice(-30).reduce((s, d) => s + d.activity, 0).toLocaleString() : <Skeleton width={120} height={40} />}
+          </div>
+        </Card>
+      </div>
+      <div className="vs-grid-2">
+        <Card>{m ? <BarChart title="Sign-ups per day" points={m.daily_users.slice(-30)} /> : <Skeleton height={200} />}</Card>
+        <Card>{m ? <BarChart title="Active users per day" points={m.daily_active_users.slice(-30)} /> : <Skeleton height={200} />}</Card>
+      </div>
+    </div>
+  );
+}
