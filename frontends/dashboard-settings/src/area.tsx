@@ -1,0 +1,115 @@
+/**
+ * Project settings: name and description, production mode (with the domain checks that must pass), transfer to
+ * another team of the owner, and deletion.
+ */
+import { useState, type FormEvent } from "react";
+import { CLIENT_VERSION } from "@vestibule/js";
+import { ApiClient } from "@vestibule/sdk-core";
+import { Alert, Button, Card, Dialog, ErrorAlert, Link, Skeleton, Switch, TextField, loadRuntimeConfig, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+
+export default function SettingsArea({ adminApp, adminApi, areaHref }: AreaProps) {
+  useTitle("Project settings · Vestibule");
+  const project = useLoad(() => adminApp.getProject(), [adminApp]);
+  const [form, setForm] = useState<{ name: string; description: string } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [newTeam, setNewTeam] = useState("");
+  const [transferred, setTransferred] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [typed, setTyped] = useState("");
+  const p = project.value;
+  const f = form ?? { name: p?.displayName ?? "", description: p?.description ?? "" };
+  const [save, saveState] = useAction(async () => {
+    await p!.update({ displayName: f.name.trim(), description: f.description });
+    setSaved(true);
+    await project.reload();
+  });
+  const [setProduction, productionState] = useAction(async (on: boolean) => {
+    await p!.update({ isProductionMode: on });
+    await project.reload();
+  });
+  const [transfer, transferState] = useAction(async () => {
+    // POST /internal/projects/transfer is a call of the signed-in owner on the internal project.
+    const config = await loadRuntimeConfig();
+    const owner = adminApi.options.projectOwnerSession;
+    if (!owner) throw new Error("Transfers need a signed-in owner (not available with an admin key).");
+    const internal = new ApiClient({ baseUrl: config.apiUrl, projectId: config.internalProjectId, publishableClientKey: config.internalPublishableClientKey, clientVersion: CLIENT_VERSION });
+    await internal.send("/internal/projects/transfer", { method: "POST", body: { project_id: p!.id, new_team_id: newTeam.trim() }, session: owner });
+    setTransferred(true);
+  });
+  const [remove, removeState] = useAction(async () => {
+    await p!.delete();
+    navigate("/");
+  });
+  if (!p) {
+    return (
+      <div className="vs-stack">
+        <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Project settings</h1>
+        <ErrorAlert error={project.error} />
+        {project.status === "loading" ? <Skeleton height={320} /> : null}
+      </div>
+    );
+  }
+  const problems = productionModeChecks(p.config);
+  return (
+    <div className="vs-stack">
+      <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Project settings</h1>
+      <Card>
+        <form className="vs-stack" noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); setSaved(false); if (f.name.trim()) void save(); }}>
+          <h2 style={{ margin: 0, fontSize: "1.15rem" }}>General</h2>
+          <dl className="vs-kv">
+            <dt>Project ID</dt>
+            <dd><code className="vs-code">{p.id}</code></dd>
+          </dl>
+          <TextField label="Project name" value={f.name} onChange={(v) => setForm({ ...f, name: v })} error={!f.name.trim() ? "Please enter a project name." : null} maxLength={256} />
+          <TextField label="Description" value={f.description} onChange={(v) => setForm({ ...f, description: v })} />
+          <ErrorAlert error={saveState.error} />
+          {saved ? <Alert kind="success">Settings saved.</Alert> : null}
+          <div><Button type="submit" variant="primary" loading={saveState.pending}>Save</Button></div>
+        </form>
+      </Card>
+      <Card className="vs-section">
+        <h2>Production mode</h2>
+        <Switch label="Production mode" description="Turns off development conveniences; trusted domains must pass the checks below." checked={p.isProductionMode} disabled={productionState.pending} onChange={(v) => void setProduction(v)} />
+        <ErrorAlert error={productionState.error} />
+        {problems.length ? (
+          <Alert kind="warning" title="Domain settings to fix for production">
+            <ul style={{ margin: "6px 0 0", paddingLeft: 20 }} data-testid="production-checks">
+              {problems.map((c) => (
+                <li key={c.message}>
+                  {c.message} — <Link href={areaHref("auth", `#${c.fix}`)}>Fix</Link>
+                </li>
+              ))}
+            </ul>
+          </Alert>
+        ) : (
+          <Alert kind="success">The domain settings pass the production checks.</Alert>
+        )}
+      </Card>
+      <Card className="vs-section">
+        <h2>Transfer</h2>
+        <p className="vs-muted" style={{ margin: 0 }}>Move the project to another team you belong to (its members become the owners).</p>
+        <form className="vs-row" style={{ alignItems: "flex-end" }} noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (newTeam.trim()) void transfer(); }}>
+          <div style={{ flex: "1 1 260px" }}>
+            <TextField label="New owner team ID" value={newTeam} onChange={setNewTeam} />
+          </div>
+          <Button type="submit" loading={transferState.pending}>Transfer</Button>
+        </form>
+        <ErrorAlert error={transferState.error} />
+        {transferred ? <Alert kind="success">The project was transferred.</Alert> : null}
+      </Card>
+      <Card className="vs-section">
+        <h2>Delete project</h2>
+        <div><Button variant="danger" onClick={() => setConfirm(true)}>Delete this project</Button></div>
+      </Card>
+      <Dialog open={confirm} onClose={() => setConfirm(false)} title="Delete this project?">
+        <p style={{ margin: 0 }}>All users, teams and settings of {p.displayName} are deleted. Type the project ID to confirm.</p>
+        <TextField label="Project ID" value={typed} onChange={setTyped} />
+        <ErrorAlert error={removeState.error} />
+        <div className="vs-row">
+          <Button variant="danger" disabled={typed !== p.id} loading={removeState.pending} onClick={() => void remove()}>Delete project</Button>
+          <Button onClick={() => setConfirm(false)}>Cancel</Button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
