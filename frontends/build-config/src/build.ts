@@ -8,7 +8,9 @@
  * Concurrent callers (two test workers, npm start and a test) serialise on a lock directory; the second one finds the
  * stamps fresh and returns.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,17 +109,17 @@ export async function ensureFrontendsBuilt(options: { force?: boolean; mode?: "p
     const hash = inputsHash(mode);
     if (!options.force && buildsAreFresh(hash)) return { built: false, seconds: (Date.now() - t0) / 1000 };
     log(`building ${FRONTEND_APPS.length} frontends (${mode}) ...`);
-    const { rspack } = await import("@rspack/core");
-    const { createFederatedConfig } = await import("./federated-config.ts");
-    const configs = FRONTEND_APPS.map((a) => createFederatedConfig({ app: a.dir, frontendsDir: FRONTENDS_DIR, mode }));
-    const compiler = rspack(configs);
-    const stats = await new Promise<import("@rspack/core").MultiStats>((ok, fail) =>
-      compiler.run((err, s) => (err ? fail(err) : s ? ok(s) : fail(new Error("rspack returned no stats")))),
-    );
-    await new Promise<void>((ok) => compiler.close(() => ok()));
-    if (stats.hasErrors()) {
-      throw new Error(`frontends build failed:\n${stats.toString({ all: false, errors: true, colors: false })}`);
-    }
+    // A plain node child (no TypeScript loader): see federated-config.mjs.
+    const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "compile.mjs"), JSON.stringify({ apps: FRONTEND_APPS, frontendsDir: FRONTENDS_DIR, mode })], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => void (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => void (output += d.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    if (code !== 0) throw new Error(`frontends build failed:\n${output.trim()}`);
     for (const a of FRONTEND_APPS) writeFileSync(join(FRONTENDS_DIR, a.dir, "dist", STAMP), `${hash}\n`);
     const seconds = (Date.now() - t0) / 1000;
     log(`built the frontends in ${seconds.toFixed(1)} s`);

@@ -39,12 +39,23 @@ export function useUserState(appOverride?: StackClientApp): UserState {
   const app = appOverride ?? fromContext;
   if (!app) throw new Error("useUserState needs an app (a ClientAppProvider above, or the argument)");
   const version = useTokensVersion(app);
-  const handle = useMemo(() => app[vestibuleInternals].currentUser(), [app, version]);
-  const state = useSyncExternalStore(
-    (l) => handle.subscribe(l),
-    () => handle.getState(),
-    () => handle.getState(),
-  );
+  const handle = useMemo(() => {
+    const h = app[vestibuleInternals].currentUser();
+    // getState() builds a new object per call; React needs the same snapshot while nothing changed.
+    let last: ReturnType<typeof h.getState> | null = null;
+    const snapshot = () => {
+      const next = h.getState();
+      const same =
+        last !== null &&
+        last.status === next.status &&
+        (next.status !== "ok" || (last as { value: unknown }).value === next.value) &&
+        (next.status !== "error" || (last as { error: unknown }).error === next.error);
+      if (!same) last = next;
+      return last!;
+    };
+    return { subscribe: h.subscribe, load: h.load, snapshot };
+  }, [app, version]);
+  const state = useSyncExternalStore((l) => handle.subscribe(l), handle.snapshot, handle.snapshot);
   useEffect(() => {
     if (state.status === "pending") void handle.load().catch(() => undefined);
   }, [handle, state.status]);

@@ -9,14 +9,17 @@
  *   (`/remotes.json`), so remotes can move or be down without a rebuild.
  * - Remotes also build an index.html with a standalone harness, so each runs alone in development.
  * - Workspace packages are resolved through their "source" export condition (TypeScript sources), as in the tests.
+ *
+ * Plain JavaScript on purpose: it runs in a plain `node` child process (compile.mjs). Under a TypeScript loader
+ * (tsx) the Module Federation runtime, which rspack embeds by stringifying functions, would carry the loader's
+ * helpers (`__name`) into the browser bundles. Types: federated-config.d.mts.
  */
-import { rspack, type Configuration } from "@rspack/core";
+import { rspack } from "@rspack/core";
 import { ModuleFederationPlugin } from "@module-federation/enhanced/rspack";
 import { join } from "node:path";
-import { appByDir, type FrontendApp } from "./apps.ts";
 
 /** Packages every app shares as singletons (one instance per page). */
-export const SHARED_SINGLETONS: Readonly<Record<string, { singleton: true; requiredVersion: string }>> = {
+export const SHARED_SINGLETONS = {
   react: { singleton: true, requiredVersion: "^19.0.0" },
   "react-dom": { singleton: true, requiredVersion: "^19.0.0" },
   "react/jsx-runtime": { singleton: true, requiredVersion: "^19.0.0" },
@@ -26,17 +29,7 @@ export const SHARED_SINGLETONS: Readonly<Record<string, { singleton: true; requi
   "@vestibule/ui": { singleton: true, requiredVersion: "^0.1.0" },
 };
 
-export interface FederatedConfigOptions {
-  /** Folder of the app under frontends/ (see apps.ts). */
-  readonly app: string;
-  /** Absolute path of the frontends/ folder. */
-  readonly frontendsDir: string;
-  readonly mode?: "production" | "development";
-  /** Extra singletons (e.g. @vestibule/react once the SDK ships it). */
-  readonly extraShared?: Readonly<Record<string, { singleton: true; requiredVersion: string }>>;
-}
-
-const HTML = (title: string) => `<!doctype html>
+const HTML = (title) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -49,14 +42,18 @@ const HTML = (title: string) => `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
-const TITLES: Record<string, string> = {
+const TITLES = {
   handler: "Sign in",
   shell: "Vestibule dashboard",
   "example-host": "Example app",
 };
 
-export function createFederatedConfig(options: FederatedConfigOptions): Configuration {
-  const app: FrontendApp = appByDir(options.app);
+/**
+ * @param {import("./federated-config.d.mts").FederatedConfigOptions} options
+ * @returns {import("@rspack/core").Configuration}
+ */
+export function createFederatedConfig(options) {
+  const app = options.app;
   const dir = join(options.frontendsDir, app.dir);
   const mode = options.mode ?? "production";
   const prod = mode === "production";
