@@ -16,7 +16,8 @@ async function main(): Promise<void> {
       projectId: config.handlerProjectId,
       publishableClientKey: config.handlerPublishableClientKey,
       tokenStore: "cookie",
-      urls: { handler: "/handler" },
+      // Hosted pages have no app of their own to return to: home is the account settings page.
+      urls: { handler: "/handler", home: "/handler/account-settings" },
     });
     root.render(<HandlerPages app={app} />);
   } catch (err) {

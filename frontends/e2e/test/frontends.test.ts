@@ -1,0 +1,357 @@
+/**
+ * End-to-end acceptance of the frontends (issue 8) in Chromium against a whole platform started as `npm start` does
+ * (services, gateway, built frontends on a free port). Steps that wait for a backend of another branch are listed in
+ * src/pending-backends.ts and skipped with that reason until it is merged. Screenshots of every page in both themes go
+ * to frontends/e2e/artifacts/ (git-ignored).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
+import { FRONTEND_APPS, defaultManifest, type RuntimeConfig } from "@vestibule/build-config/apps";
+import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
+import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
+
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const PASSWORD = "correct-horse-battery-7";
+
+let tp: TestPlatform;
+let browser: Browser;
+let url: string;
+let config: RuntimeConfig;
+const available: Partial<Record<Backend, boolean>> = {};
+const extraServers: FrontendsServer[] = [];
+
+async function needs(ctx: { skip: (note?: string) => void }, backend: Backend): Promise<void> {
+  if (!available[backend]) ctx.skip(PENDING_REASON[backend]);
+}
+
+async function api<T>(path: string, init: { method?: string; body?: unknown; type?: "server" | "admin" } = {}): Promise<T> {
+  const demo = tp.projects.demo;
+  const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "x-stack-project-id": demo.project_id,
+      "x-stack-access-type": init.type ?? "server",
+      "x-stack-secret-server-key": demo.secret_server_key,
+      "x-stack-super-secret-admin-key": demo.super_secret_admin_key,
+      ...(init.body ? { "content-type": "application/json" } : {}),
+    },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function userByEmail(email: string): Promise<Record<string, any>> {
+  const r = await api<{ items: Record<string, any>[] }>(`/users?query=${encodeURIComponent(email)}&limit=5`);
+  const u = r.items.find((x) => x.primary_email === email);
+  if (!u) throw new Error(`no user ${email}`);
+  return u;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await screenshotBothThemes(page, name);
+}
+
+beforeAll(async () => {
+  tp = await startTestPlatform({ platform: { frontends: true } });
+  url = tp.platform.frontendsUrl!;
+  config = (await (await fetch(`${url}/config.json`)).json()) as RuntimeConfig;
+  browser = await launchBrowser();
+  const target = { gatewayUrl: tp.gatewayUrl, demo: tp.projects.demo, internal: tp.projects.internal };
+  available.ownership = await backendAvailable("ownership", target);
+  available.teams = await backendAvailable("teams", target);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of extraServers) await s.close().catch(() => undefined);
+  await tp?.stop();
+});
+
+describe("hosted handler pages (demo project)", () => {
+  const email = `visitor-${run}@example.com`;
+
+  it("a new visitor signs up, verifies the e-mail from the dev mailbox, signs out, signs in and edits the profile", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/handler/sign-up`);
+    await page.getByRole("heading", { name: /Create your .* account/ }).waitFor();
+    await shot(page, "handler-sign-up");
+    // Client-side checks first: mismatching passwords are refused with the spec's message.
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password").fill(`${PASSWORD}x`);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText("Passwords do not match.").waitFor();
+    await page.getByLabel("Repeat password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL(/\/handler\/account-settings/);
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+
+    const mail = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: email, timeoutMs: 20_000 });
+    const code = extractCode(mail);
+    await page.goto(`${url}/handler/email-verification?code=${code}`);
+    await page.getByText("Your e-mail address is verified.").waitFor();
+    expect(page.url()).not.toContain(code); // the one-time code is removed from the address
+    await shot(page, "handler-email-verification");
+    expect((await userByEmail(email)).primary_email_verified).toBe(true);
+
+    await page.goto(`${url}/handler/sign-out`);
+    await page.waitForURL(/\/handler\/sign-in/);
+    await page.getByRole("heading", { name: /Sign in to/ }).waitFor();
+    await shot(page, "handler-sign-in");
+
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("wrong-password-1");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByText("Wrong e-mail or password.").waitFor();
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/handler\/account-settings/);
+
+    await page.getByLabel("Display name").fill("Vera Visitor");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await page.getByText("Profile saved.").waitFor();
+    expect((await userByEmail(email)).display_name).toBe("Vera Visitor");
+    await shot(page, "handler-account-settings-profile");
+    for (const tab of ["E-mails", "Password", "Two-factor", "Sessions", "Teams", "API keys", "Notifications"]) {
+      await page.getByRole("tab", { name: tab }).click();
+      await page.waitForTimeout(300);
+      await shot(page, `handler-account-settings-${tab.toLowerCase().replace(/[^a-z]+/g, "-")}`);
+    }
+    await page.close();
+  });
+
+  it("renders every other handler page, keyboard-usable, without console errors", async () => {
+    const page = await browser.newPage();
+    for (const p of ["forgot-password", "password-reset", "mfa", "error?errorCode=USER_NOT_FOUND", "team-invitation", "magic-link-callback", "cli-auth-confirm?login_code=x", "oauth-callback", "no-such-page"]) {
+      await page.goto(`${url}/handler/${p}`);
+      await page.locator("h1").first().waitFor();
+      await shot(page, `handler-${p.replace(/[^a-z-]+/g, "_")}`);
+    }
+    // Keyboard: the sign-in form is reachable and submittable with Tab and Enter.
+    await page.goto(`${url}/handler/forgot-password`);
+    await page.getByLabel("E-mail", { exact: true }).focus();
+    await page.keyboard.type(`nobody-${run}@example.com`);
+    await page.keyboard.press("Enter");
+    await page.getByText(/If an account with .* exists/).waitFor({ timeout: 15_000 });
+    // Phone width: the card fits without horizontal scrolling.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(`${url}/handler/sign-in`);
+    await page.getByRole("heading", { name: /Sign in to/ }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await shot(page, "handler-sign-in-phone");
+    await page.close();
+    expect(browser.errors.filter((e) => !e.includes("/api/v1/"))).toEqual([]);
+  });
+
+  it("a customer's own app (example host) loads the handler pages as federated modules", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/example/`);
+    await page.getByTestId("example-signed-in").waitFor();
+    await page.goto(`${url}/example/handler/sign-in`);
+    await page.getByRole("heading", { name: "You are signed in" }).waitFor();
+    await shot(page, "example-host-handler");
+    // The handler module came from the remote, with React and the SDK shared from the host.
+    const shared = await page.evaluate("Object.keys((globalThis.__FEDERATION__ && globalThis.__FEDERATION__.__SHARE__) || {}).length");
+    expect(shared).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("creates a team and invites a member who accepts", async (ctx) => {
+    await needs(ctx, "teams");
+    const page = await browser.newPage();
+    await page.goto(`${url}/handler/account-settings?tab=teams`);
+    await page.getByLabel("New team name").fill(`Team ${run}`);
+    await page.getByRole("button", { name: "Create team" }).click();
+    const member = `member-${run}@example.com`;
+    const panel = page.getByRole("region", { name: `Team Team ${run}` });
+    await panel.getByLabel("Invite by e-mail").fill(member);
+    await panel.getByRole("button", { name: "Send invitation" }).click();
+    await panel.getByText(`Invitation sent to ${member}.`).waitFor();
+    const invite = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: member, timeoutMs: 20_000 });
+    const code = extractCode(invite);
+    // The member has their own browser: signs up from the invitation and accepts.
+    const other = await launchBrowser();
+    try {
+      const p2 = await other.newPage();
+      await p2.goto(`${url}/handler/team-invitation?code=${code}`);
+      await p2.getByRole("link", { name: "Create an account" }).click();
+      await p2.getByLabel("E-mail", { exact: true }).fill(member);
+      await p2.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await p2.getByLabel("Repeat password").fill(PASSWORD);
+      await p2.getByRole("button", { name: "Sign up" }).click();
+      await p2.waitForURL(/team-invitation/);
+      await p2.getByRole("button", { name: `Join Team ${run}` }).click();
+      await p2.getByText(/You are now a member of/).waitFor();
+      await shot(p2, "handler-team-invitation-accepted");
+    } finally {
+      await other.close();
+    }
+    const memberUser = await userByEmail(member);
+    const teams = await api<{ items: { display_name: string }[] }>(`/teams?user_id=${memberUser.id}`);
+    expect(teams.items.map((t) => t.display_name)).toContain(`Team ${run}`);
+    await page.close();
+  });
+});
+
+describe("dashboard shell", () => {
+  it("loads each remote at run time from the manifest; a remote that is down shows an error panel while the rest works", async () => {
+    // A second frontends server whose manifest puts the users remote on its own server, which we then stop.
+    const usersApp = FRONTEND_APPS.find((a) => a.dir === "dashboard-users")!;
+    const usersServer = await startFrontendsServer({ port: 0, host: "127.0.0.1", apps: [usersApp] });
+    const base = defaultManifest();
+    const manifest = { ...base, areas: base.areas.map((a) => (a.name === usersApp.mfName ? { ...a, entry: `${usersServer.url}${usersApp.mountPath}mf-manifest.json` } : a)) };
+    const shell = await startFrontendsServer({ port: 0, host: "127.0.0.1", config, manifest });
+    extraServers.push(shell);
+    const page = await browser.newPage();
+    await page.goto(`${shell.url}/auth/sign-up`);
+    await page.getByLabel("E-mail", { exact: true }).fill(`owner-${run}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith("/auth"));
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await shot(page, "dashboard-projects");
+
+    const projectUrl = `${shell.url}/projects/${tp.projects.demo.project_id}`;
+    await page.goto(`${projectUrl}/users`);
+    await page.getByRole("heading", { name: "Users", exact: true }).waitFor(); // served by the users remote's own server
+    await usersServer.close();
+    await page.goto(`${projectUrl}/users`);
+    await page.getByTestId("remote-error").waitFor();
+    await expect(page.getByTestId("remote-error").textContent()).resolves.toContain("Users is unavailable right now");
+    await shot(page, "dashboard-remote-down");
+    // The navigation and every other area keep working.
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { name: "API keys", exact: true }).waitFor();
+    await page.getByRole("link", { name: "Auth methods & domains" }).click();
+    await page.getByRole("heading", { name: "Auth methods & domains" }).waitFor();
+    await page.close();
+  });
+
+  it("an admin signs in, finds a user among many, edits server metadata, creates a permission definition and sees the production-mode warning", async (ctx) => {
+    await needs(ctx, "ownership");
+    await needs(ctx, "teams");
+    const page = await browser.newPage();
+    await page.goto(`${url}/auth/sign-up`);
+    const owner = `admin-${run}@example.com`;
+    await page.getByLabel("E-mail", { exact: true }).fill(owner);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await page.getByLabel("Project name").fill(`E2E ${run}`);
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+    const projectPath = new URL(page.url()).pathname;
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    await shot(page, "dashboard-overview");
+    // Server key of the new project, shown once in the keys area.
+    await page.goto(`${url}${projectPath}/keys`);
+    await page.getByLabel("Description").fill("e2e");
+    await page.getByRole("button", { name: "Create keys" }).click();
+    const secret = (await page.getByTestId("copy-Secret server key").textContent())!;
+    await shot(page, "dashboard-keys");
+    const projectId = projectPath.split("/")[2]!;
+    const target = `needle-${run}@example.com`;
+    for (let i = 0; i < 60; i++) {
+      const emailI = i === 37 ? target : `hay-${i}-${run}@example.com`;
+      const res = await fetch(`${tp.gatewayUrl}/api/v1/users`, {
+        method: "POST",
+        headers: { "x-stack-project-id": projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": secret, "content-type": "application/json" },
+        body: JSON.stringify({ primary_email: emailI }),
+      });
+      expect(res.status).toBe(201);
+    }
+    await page.goto(`${url}${projectPath}/users`);
+    await page.getByRole("button", { name: "Next page" }).waitFor();
+    await shot(page, "dashboard-users");
+    await page.getByLabel("Search users").fill(target);
+    await page.getByRole("link", { name: target }).click();
+    await page.getByLabel("Server metadata").fill('{"plan":"pro"}');
+    await page.getByRole("button", { name: "Save metadata" }).click();
+    await page.getByText("Metadata saved.").waitFor();
+    await shot(page, "dashboard-user-detail");
+    await page.goto(`${url}${projectPath}/teams`);
+    await page.getByRole("form", { name: "Create a team permission" }).getByLabel("Permission ID").fill("read:reports");
+    await page.getByRole("form", { name: "Create a team permission" }).getByRole("button", { name: "Create permission" }).click();
+    await page.getByText("read:reports").first().waitFor();
+    await shot(page, "dashboard-teams");
+    await page.goto(`${url}${projectPath}/auth`);
+    await page.getByLabel("Domain", { exact: true }).fill("http://shop.example.com");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await page.getByText("Trusted domains should be HTTPS: http://shop.example.com").waitFor();
+    await shot(page, "dashboard-auth");
+    for (const area of ["emails", "settings"]) {
+      await page.goto(`${url}${projectPath}/${area}`);
+      await page.locator("h1").first().waitFor();
+      await shot(page, `dashboard-${area}`);
+    }
+    await page.close();
+  });
+});
+
+describe("dashboard areas standalone (development harness with the demo project's admin key)", () => {
+  let standalone: FrontendsServer;
+  beforeAll(async () => {
+    const dev = { apiUrl: tp.gatewayUrl, projectId: tp.projects.demo.project_id, superSecretAdminKey: tp.projects.demo.super_secret_admin_key, mode: "development" };
+    const documents = Object.fromEntries(FRONTEND_APPS.filter((a) => a.area).map((a) => [`${a.mountPath}dev-config.json`, dev]));
+    standalone = await startFrontendsServer({ port: 0, host: "127.0.0.1", config, documents });
+    extraServers.push(standalone);
+  });
+
+  it("users: cursor pages, finds a user by e-mail among many, edits the server metadata", async () => {
+    const target = `findme-${run}@example.com`;
+    for (let i = 0; i < 30; i++) await api("/users", { method: "POST", body: { primary_email: `bulk-${i}-${run}@example.com` } });
+    await api("/users", { method: "POST", body: { primary_email: target } });
+    const page = await browser.newPage();
+    await page.goto(`${standalone.url}/remotes/dashboard-users/`);
+    await page.getByRole("heading", { name: "Users", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Next page" }).and(page.locator(":enabled")).waitFor();
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.getByText(/^Page 2/).waitFor();
+    await shot(page, "standalone-users");
+    await page.getByLabel("Search users").fill(target);
+    await page.getByRole("link", { name: target }).click();
+    await page.getByLabel("Server metadata").fill('{"plan":"pro","seats":3}');
+    await page.getByRole("button", { name: "Save metadata" }).click();
+    await page.getByText("Metadata saved.").waitFor();
+    await shot(page, "standalone-user-detail");
+    expect((await userByEmail(target)).server_metadata).toEqual({ plan: "pro", seats: 3 });
+    // Invalid JSON is refused before any request, with the spec's wording.
+    await page.getByLabel("Server metadata").fill("{nope");
+    await page.getByText("Server metadata is not valid JSON").waitFor();
+    await page.close();
+  });
+
+  it("auth: changing a trusted domain shows the production-mode warnings with fix links", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${standalone.url}/remotes/dashboard-auth/`);
+    await page.getByRole("heading", { name: "Auth methods & domains" }).waitFor();
+    await page.getByLabel("Domain", { exact: true }).fill("http://shop.example.com");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    const checks = page.getByTestId("production-checks");
+    await checks.getByText("Trusted domains should be HTTPS: http://shop.example.com").waitFor();
+    await expect(checks.textContent()).resolves.toContain("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
+    const project = await api<{ config: { domains: { domain: string }[] } }>("/internal/projects/current", { type: "admin" });
+    expect(project.config.domains.map((d) => d.domain)).toContain("http://shop.example.com");
+    await shot(page, "standalone-auth");
+    await checks.getByRole("link", { name: "Fix" }).first().click();
+    expect(page.url()).toMatch(/#(allow-localhost|domains)$/);
+    await page.close();
+  });
+
+  it("every other area renders standalone", async () => {
+    const page = await browser.newPage();
+    for (const area of ["keys", "emails", "settings", "teams"]) {
+      await page.goto(`${standalone.url}/remotes/dashboard-${area}/`);
+      await page.locator("h1").first().waitFor();
+      await shot(page, `standalone-${area}`);
+    }
+    await page.close();
+  });
+});
