@@ -4,7 +4,10 @@
  * src/pending-backends.ts and skipped with that reason until it is merged. Screenshots of every page in both themes go
  * to frontends/e2e/artifacts/ (git-ignored).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// Browser steps with screenshots in both themes take longer than the suite default.
+vi.setConfig({ testTimeout: 150_000 });
 import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
