@@ -101,6 +101,8 @@ export function createFederatedConfig(options) {
         // Pages live at nested client-side routes: load the scripts from the mount point, not relative to the route.
         publicPath: app.mountPath,
         inject: "body",
+        // Only the app's own entry: the remote container (remoteEntry.js) repeats the MF runtime and is for hosts.
+        chunks: ["main"],
       }),
       new ModuleFederationPlugin({
         name: app.mfName,
