@@ -125,6 +125,29 @@ export const userStore = {
     return rows[0];
   },
 
+  /**
+   * The users who sign in with each (project, e-mail) pair, by the pairs' position: one statement for a whole batch
+   * of password sign-ins (the partial unique index contact_channels_auth_value serves each pair). E-mails must be
+   * normalised by the caller.
+   */
+  async findByAuthEmails(
+    db: Queryable,
+    lookups: readonly { projectId: string; email: string }[],
+  ): Promise<Map<number, UserRow & { auth_email_verified: boolean }>> {
+    if (lookups.length === 0) return new Map();
+    const { rows } = await db.query<UserRow & { i: string; auth_email_verified: boolean }>({
+      name: "identity_users_by_auth_emails",
+      text: `WITH m AS (
+               SELECT q.i, c.user_id, c.is_verified
+                 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q (project_id, email, i)
+                 JOIN contact_channels c ON c.project_id = q.project_id AND c.type = 'email' AND c.value = q.email AND c.used_for_auth)
+             SELECT m.i, m.is_verified AS auth_email_verified, s.*
+               FROM m JOIN (${selectUsers("users u")} WHERE u.id IN (SELECT user_id FROM m)) s ON s.id = m.user_id`,
+      values: [lookups.map((l) => l.projectId), lookups.map((l) => l.email)],
+    });
+    return new Map(rows.map(({ i, ...row }) => [Number(i) - 1, row]));
+  },
+
   /** Locks the user row (serialises changes of one user's channels); false when there is no such user. */
   async lock(db: Queryable, projectId: string, userId: string): Promise<boolean> {
     const { rowCount } = await db.query(`SELECT 1 FROM users WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, userId]);
