@@ -12,18 +12,19 @@ export interface SearchPools {
   end(): Promise<void>;
 }
 
-function pinnedPool(ctx: ServiceContext, settings: string): Pool {
-  const pool = createPool({ connectionString: ctx.config.databaseUrl, schema: ctx.schema, max: 3, applicationName: `vestibule-${ctx.schema}-search` });
-  // Runs before any query of the new connection.
-  pool.on("connect", (client) => {
-    client.query(settings).catch(() => {});
+function pinnedPool(ctx: ServiceContext, sessionSettings: Record<string, string>): Pool {
+  return createPool({
+    connectionString: ctx.config.databaseUrl,
+    schema: ctx.schema,
+    max: 3,
+    applicationName: `vestibule-${ctx.schema}-search`,
+    sessionSettings,
   });
-  return pool;
 }
 
 export function createSearchPools(ctx: ServiceContext): SearchPools {
-  const walk = pinnedPool(ctx, "SET enable_seqscan = off; SET enable_bitmapscan = off");
-  const trigram = pinnedPool(ctx, "SET enable_seqscan = off; SET enable_indexscan = off");
+  const walk = pinnedPool(ctx, { enable_seqscan: "off", enable_bitmapscan: "off" });
+  const trigram = pinnedPool(ctx, { enable_seqscan: "off", enable_indexscan: "off" });
   return {
     walk,
     trigram,
