@@ -10,6 +10,7 @@ import { assertPasswordRules } from "./domain/passwords.ts";
 import { isRedirectUrlTrusted } from "./domain/redirect.ts";
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
+import { requireSecondFactor } from "./second-factor.ts";
 import { credentialStore } from "./store/credential-store.ts";
 
 /** E-mails are compared and stored trimmed and lower-cased. */
@@ -19,9 +20,6 @@ export function normalizeEmail(email: string): string {
 
 /** A user id nobody has: the credential lookup of an unknown e-mail costs the same query as a known one. */
 const NO_USER = "00000000-0000-4000-8000-000000000000";
-
-/** MFA attempt codes live 5 minutes (contract tokens.md §5). */
-const MFA_ATTEMPT_LIFETIME_MS = 5 * 60_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -68,19 +66,6 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     } catch (err) {
       log.error({ project_id: projectId, user_id: userId, err }, "compensation failed: could not delete the user created in identity");
     }
-  }
-
-  /** Opens an MFA attempt instead of a session when the user has TOTP enabled. */
-  async function assertNoMfa(projectId: string, user: User): Promise<void> {
-    if (!user.requiresTotpMfa) return;
-    const attemptCode = await codes.create(pool, {
-      projectId,
-      purpose: "mfa_attempt",
-      userId: user.id,
-      data: { user_id: user.id },
-      lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
-    });
-    throw knownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
   }
 
   return {
@@ -183,7 +168,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
           log.warn({ err, user_id: user.id }, "re-hashing the password failed; keeping the old hash");
         }
       }
-      await assertNoMfa(req.projectId, user);
+      await requireSecondFactor(rt, { projectId: req.projectId, userId: user.id, requiresTotpMfa: user.requiresTotpMfa });
       return { result: await sessions.signIn(s, user, { ip: req.client?.ip }) };
     },
 
