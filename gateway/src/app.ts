@@ -12,6 +12,8 @@ import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
+import { noTeamAccess, type TeamAccess } from "./auth/team-access.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
@@ -30,6 +32,8 @@ export interface GatewayDeps {
   /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
   readonly ownership?: ProjectOwnership;
+  /** Teams and team permissions (team API keys); defaults to `noTeamAccess`, which knows no team. */
+  readonly teams?: TeamAccess;
 }
 
 export interface Gateway {
@@ -39,6 +43,7 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
+  readonly apiKeyChecks: ApiKeyCheckCache;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
+  const apiKeyChecks = new ApiKeyCheckCache(clients);
+  const teams = deps.teams ?? noTeamAccess;
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
   const app = Fastify({
@@ -123,7 +130,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, apiKeyChecks, teams }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -160,6 +167,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         onReset: () => users.clear(),
       }),
       await deps.bus.broadcast({
+        subject: "auth.api_key.>",
+        handler: (msg) => {
+          const id = decodeApiKeyEvent(decodeEnvelope(msg.data));
+          if (id) apiKeyChecks.invalidate(id);
+        },
+        onReset: () => apiKeyChecks.clear(),
+      }),
+      await deps.bus.broadcast({
         subject: "auth.signing_key.>",
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
@@ -174,6 +189,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
+    apiKeyChecks,
     async close() {
       await app.close();
       await usage.close();
@@ -193,7 +209,15 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher },
+  state: {
+    projects: ProjectCache;
+    keys: KeyCache;
+    users: UserCache;
+    usage: UsageRecorder;
+    refreshes: RefreshBatcher;
+    apiKeyChecks: ApiKeyCheckCache;
+    teams: TeamAccess;
+  },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -231,6 +255,8 @@ function registerRoute(
           keys: state.keys,
           users: state.users,
           refreshes: state.refreshes,
+          apiKeyChecks: state.apiKeyChecks,
+          teams: state.teams,
           config: deps.config,
           clientIp: req.ip,
         });
@@ -244,6 +270,15 @@ function registerRoute(
 import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
+import type { Envelope } from "@vestibule/proto/event/v1/envelope";
+
+/** The key id an auth.api_key.* event is about. */
+function decodeApiKeyEvent(env: Envelope): string | undefined {
+  if (env.type === "auth.api_key.updated.v1") return fromBinary(ApiKeyUpdatedSchema, env.payload).apiKeyId;
+  if (env.type === "auth.api_key.deleted.v1") return fromBinary(ApiKeyDeletedSchema, env.payload).apiKeyId;
+  return undefined;
+}
 
 /** The user id an identity.user.* event is about. */
 function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {
