@@ -14,6 +14,7 @@ import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
 import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
 import { noTeamAccess, type TeamAccess } from "./auth/team-access.ts";
+import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
@@ -44,6 +45,7 @@ export interface Gateway {
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
   readonly apiKeyChecks: ApiKeyCheckCache;
+  readonly signIns: SignInBatcher;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const refreshes = new RefreshBatcher(clients.sessions);
   const apiKeyChecks = new ApiKeyCheckCache(clients);
   const teams = deps.teams ?? noTeamAccess;
+  const signIns = new SignInBatcher(clients.passwords);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
   const app = Fastify({
@@ -130,7 +133,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, apiKeyChecks, teams }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -190,6 +193,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     usage,
     refreshes,
     apiKeyChecks,
+    signIns,
     async close() {
       await app.close();
       await usage.close();
@@ -215,6 +219,7 @@ function registerRoute(
     users: UserCache;
     usage: UsageRecorder;
     refreshes: RefreshBatcher;
+    signIns: SignInBatcher;
     apiKeyChecks: ApiKeyCheckCache;
     teams: TeamAccess;
   },
@@ -257,6 +262,7 @@ function registerRoute(
           refreshes: state.refreshes,
           apiKeyChecks: state.apiKeyChecks,
           teams: state.teams,
+          signIns: state.signIns,
           config: deps.config,
           clientIp: req.ip,
         });

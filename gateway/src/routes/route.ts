@@ -8,6 +8,7 @@ import type { UserCache } from "../auth/user-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
 import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
 import type { TeamAccess } from "../auth/team-access.ts";
+import type { SignInBatcher } from "../auth/sign-in-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -38,6 +39,8 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly apiKeyChecks: ApiKeyCheckCache;
   /** Teams and team permissions (team API keys). */
   readonly teams: TeamAccess;
+  /** Password sign-ins, batched into SignInWithPasswords calls. */
+  readonly signIns: SignInBatcher;
   readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
   readonly clientIp: string;
