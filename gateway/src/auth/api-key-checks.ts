@@ -29,18 +29,23 @@ const CACHEABLE = new Set(["API_KEY_NOT_FOUND", "WRONG_API_KEY_TYPE", "API_KEY_R
  * replica receives, drop the answers of that key at once, so a revoked key stops working everywhere as soon as the
  * event arrives (well within a second). Only the auth service's own answers are kept (never a failed call).
  * A string that is not shaped like a key is refused without a call. Bounded: past `maxEntries` it starts over.
+ *
+ * For `settleMs` after an invalidation, answers about that key are passed through but not kept: the auth replica
+ * that answers may not have had the event yet, and its cached answer must not be pinned here for `ttlMs`.
  */
 export class ApiKeyCheckCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Outcome>>();
   private readonly byKeyId = new Map<string, Set<string>>();
   private readonly generations = new Map<string, number>();
+  private readonly settling = new Map<string, number>();
 
   constructor(
     private readonly clients: Pick<ServiceClients, "apiKeys">,
     private readonly ttlMs = 5 * 60_000,
     private readonly negativeTtlMs = 5_000,
     private readonly maxEntries = 100_000,
+    private readonly settleMs = 2_000,
   ) {}
 
   /** The valid key of `value`, or throws the contract's error (API_KEY_NOT_FOUND, WRONG_API_KEY_TYPE, ...). */
@@ -77,7 +82,9 @@ export class ApiKeyCheckCache {
       if (!isKnownError(known) || !CACHEABLE.has(known.code)) throw err;
       outcome = { error: known };
     }
-    if ((this.generations.get(keyId) ?? 0) === generation) {
+    const settlingUntil = this.settling.get(keyId);
+    if (settlingUntil !== undefined && settlingUntil <= Date.now()) this.settling.delete(keyId);
+    if ((this.generations.get(keyId) ?? 0) === generation && !(settlingUntil !== undefined && settlingUntil > Date.now())) {
       const now = Date.now();
       const until =
         "ok" in outcome
@@ -94,6 +101,8 @@ export class ApiKeyCheckCache {
 
   invalidate(keyId: string): void {
     this.generations.set(keyId, (this.generations.get(keyId) ?? 0) + 1);
+    if (this.settling.size >= this.maxEntries) this.settling.clear();
+    this.settling.set(keyId, Date.now() + this.settleMs);
     for (const id of this.byKeyId.get(keyId) ?? []) {
       this.entries.delete(id);
       this.loading.delete(id);

@@ -172,7 +172,7 @@ function routesFor(kind: Kind): RouteSpec<any, any>[] {
       query: OwnerQuery,
       body: Obj({ description: Optional(Description), expires_at_millis: Optional(Expiry), revoked: Optional(OneOf([true])) }),
     },
-    async handler({ auth, params, query, body, clients, teams }) {
+    async handler({ auth, params, query, body, clients, teams, apiKeyChecks }) {
       assertEnabled(auth, kind);
       const { ownerId } = await visibleKey(auth, clients, teams, kind, params.api_key_id, query);
       const { apiKey } = await clients.apiKeys.updateApiKey({
@@ -184,6 +184,8 @@ function routesFor(kind: Kind): RouteSpec<any, any>[] {
         expiresAtMillis: body.expires_at_millis === undefined ? undefined : body.expires_at_millis === null ? {} : { value: BigInt(body.expires_at_millis) },
         revoke: body.revoked === true,
       });
+      // This gateway at once (a caller's next check sees its own change); the others when the event arrives.
+      apiKeyChecks.invalidate(apiKey!.id);
       return { json: apiKeyView(apiKey!) };
     },
   });

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { apiKeyIdOf } from "../../auth/api-key-checks.ts";
 import { Obj } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 
@@ -15,8 +16,10 @@ export const credentialScanningRevokeRoute = defineRoute({
   tags: ["Integrations"],
   access: "none",
   schemas: { body: Obj({ api_key: Type.String() }) },
-  async handler({ body, clients }) {
+  async handler({ body, clients, apiKeyChecks }) {
     await clients.apiKeys.revokeLeakedApiKey({ apiKey: body.api_key });
+    const keyId = apiKeyIdOf(body.api_key);
+    if (keyId) apiKeyChecks.invalidate(keyId);
     return { json: { success: true } };
   },
 });
