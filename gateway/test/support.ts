@@ -16,6 +16,7 @@ import { vaultService } from "@vestibule/vault";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
+import type { TeamAccess } from "../src/auth/team-access.ts";
 
 export interface ProjectKeys {
   readonly projectId: string;
@@ -54,6 +55,8 @@ export interface StackOptions {
   readonly auth?: boolean;
   /** Also run the vault service (data vault). */
   readonly vault?: boolean;
+  /** Teams and team permissions the gateway sees (default: none, `noTeamAccess`). */
+  readonly teams?: TeamAccess;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -86,7 +89,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
     const bus = new PgBus(db.url, log);
-    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus });
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, teams: options.teams });
     await gateway.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
