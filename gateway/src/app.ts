@@ -12,6 +12,8 @@ import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
+import { noTeamAccess, type TeamAccess } from "./auth/team-access.ts";
 import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -31,6 +33,8 @@ export interface GatewayDeps {
   /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
   readonly ownership?: ProjectOwnership;
+  /** Teams and team permissions (team API keys); defaults to `noTeamAccess`, which knows no team. */
+  readonly teams?: TeamAccess;
 }
 
 export interface Gateway {
@@ -40,6 +44,7 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
+  readonly apiKeyChecks: ApiKeyCheckCache;
   readonly signIns: SignInBatcher;
   close(): Promise<void>;
 }
@@ -68,6 +73,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
+  const apiKeyChecks = new ApiKeyCheckCache(clients);
+  const teams = deps.teams ?? noTeamAccess;
   const signIns = new SignInBatcher(clients.passwords);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
@@ -126,7 +133,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -163,6 +170,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         onReset: () => users.clear(),
       }),
       await deps.bus.broadcast({
+        subject: "auth.api_key.>",
+        handler: (msg) => {
+          const id = decodeApiKeyEvent(decodeEnvelope(msg.data));
+          if (id) apiKeyChecks.invalidate(id);
+        },
+        onReset: () => apiKeyChecks.clear(),
+      }),
+      await deps.bus.broadcast({
         subject: "auth.signing_key.>",
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
@@ -177,6 +192,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
+    apiKeyChecks,
     signIns,
     async close() {
       await app.close();
@@ -197,7 +213,16 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher; signIns: SignInBatcher },
+  state: {
+    projects: ProjectCache;
+    keys: KeyCache;
+    users: UserCache;
+    usage: UsageRecorder;
+    refreshes: RefreshBatcher;
+    signIns: SignInBatcher;
+    apiKeyChecks: ApiKeyCheckCache;
+    teams: TeamAccess;
+  },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -235,6 +260,8 @@ function registerRoute(
           keys: state.keys,
           users: state.users,
           refreshes: state.refreshes,
+          apiKeyChecks: state.apiKeyChecks,
+          teams: state.teams,
           signIns: state.signIns,
           config: deps.config,
           clientIp: req.ip,
@@ -249,6 +276,15 @@ function registerRoute(
 import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
+import type { Envelope } from "@vestibule/proto/event/v1/envelope";
+
+/** The key id an auth.api_key.* event is about. */
+function decodeApiKeyEvent(env: Envelope): string | undefined {
+  if (env.type === "auth.api_key.updated.v1") return fromBinary(ApiKeyUpdatedSchema, env.payload).apiKeyId;
+  if (env.type === "auth.api_key.deleted.v1") return fromBinary(ApiKeyDeletedSchema, env.payload).apiKeyId;
+  return undefined;
+}
 
 /** The user id an identity.user.* event is about. */
 function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {

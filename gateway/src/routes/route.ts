@@ -6,6 +6,8 @@ import type { ServiceClients } from "../clients.ts";
 import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
+import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
+import type { TeamAccess } from "../auth/team-access.ts";
 import type { SignInBatcher } from "../auth/sign-in-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
@@ -33,6 +35,10 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly users: UserCache;
   /** Token refreshes, batched into RefreshSessions calls. */
   readonly refreshes: RefreshBatcher;
+  /** User and team API key checks, cached until the key changes. */
+  readonly apiKeyChecks: ApiKeyCheckCache;
+  /** Teams and team permissions (team API keys). */
+  readonly teams: TeamAccess;
   /** Password sign-ins, batched into SignInWithPasswords calls. */
   readonly signIns: SignInBatcher;
   readonly config: GatewayConfig;

@@ -6,6 +6,7 @@ import { knownError } from "@vestibule/shared/errors";
 import type { AttemptKeys } from "./rate-limiter.ts";
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
+import { requireSecondFactor } from "./second-factor.ts";
 import { credentialKey, credentialStore } from "./store/credential-store.ts";
 
 /** E-mails are compared and stored trimmed and lower-cased. */
@@ -15,9 +16,6 @@ export function normalizeEmail(email: string): string {
 
 /** A user id nobody has: the credential lookup of an unknown e-mail costs the same as a known one. */
 const NO_USER = "00000000-0000-4000-8000-000000000000";
-
-/** MFA attempt codes live 5 minutes (contract tokens.md §5). */
-const MFA_ATTEMPT_LIFETIME_MS = 5 * 60_000;
 
 export interface PasswordSignInInput {
   readonly projectId: string;
@@ -153,19 +151,11 @@ export class PasswordSignIns {
   }
 
   /**
-   * Opens an MFA attempt instead of a session when the user has TOTP enabled: MULTI_FACTOR_AUTHENTICATION_REQUIRED
-   * with the attempt code (contract tokens.md §5). Every sign-in method calls this before issuing tokens.
+   * The second factor (see second-factor.ts): MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code instead of
+   * tokens when the user has TOTP enabled.
    */
   async assertNoSecondFactor(projectId: string, user: User): Promise<void> {
-    if (!user.requiresTotpMfa) return;
-    const attemptCode = await this.rt.codes.create(this.rt.ctx.pool, {
-      projectId,
-      purpose: "mfa_attempt",
-      userId: user.id,
-      data: { user_id: user.id },
-      lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
-    });
-    throw knownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
+    await requireSecondFactor(this.rt, { projectId, userId: user.id, requiresTotpMfa: user.requiresTotpMfa });
   }
 
   /** Imported (bcrypt) or older-parameter hashes become argon2id now that the password is known (best effort). */
