@@ -113,7 +113,8 @@ export const vestibuleInternals = Symbol.for("vestibule.sdk.internals");
 /** A cached read exposed to React: subscribe, read the current state, and load. */
 export interface ResourceHandle<T> {
   subscribe(onChange: () => void): () => void;
-  getState(): { status: "pending" } | { status: "ok"; value: T } | { status: "error"; error: unknown };
+  /** A stable snapshot (same object until the value changes), as useSyncExternalStore needs. */
+  getState(): { status: "pending"; promise?: Promise<unknown> } | { status: "ok"; value: T } | { status: "error"; error: unknown };
   load(): Promise<T>;
 }
 
@@ -1299,26 +1300,39 @@ export class StackClientApp {
 
   // ---- React support -----------------------------------------------------------------------------------------
 
+  private internalsObject: VestibuleInternals | null = null;
+
   /** @internal */
   get [vestibuleInternals](): VestibuleInternals {
-    const handle = <K extends readonly unknown[], V, T>(cache: AsyncCache<K, V>, key: () => K | null, map: (v: V) => T, empty: T): ResourceHandle<T> => ({
-      subscribe: (onChange) => {
-        const k = key();
-        return k ? cache.subscribe(k, onChange) : () => {};
-      },
-      getState: () => {
-        const k = key();
-        if (!k) return { status: "ok", value: empty };
-        const s = cache.getIfCached(k);
-        if (!s || s.status === "pending") return { status: "pending" };
-        if (s.status === "error") return { status: "error", error: s.error };
-        return { status: "ok", value: this.memo(s as object, () => map(s.value)) };
-      },
-      load: async () => {
-        const k = key();
-        return k ? map(await cache.get(k)) : empty;
-      },
-    });
+    return (this.internalsObject ??= this.buildInternals());
+  }
+
+  private buildInternals(): VestibuleInternals {
+    const handle = <K extends readonly unknown[], V, T>(cache: AsyncCache<K, V>, key: () => K | null, map: (v: V) => T, empty: T): ResourceHandle<T> => {
+      const emptyState = { status: "ok" as const, value: empty };
+      const nothingYet = { status: "pending" as const };
+      return {
+        subscribe: (onChange) => {
+          const k = key();
+          return k ? cache.subscribe(k, onChange) : () => {};
+        },
+        getState: () => {
+          const k = key();
+          if (!k) return emptyState;
+          const s = cache.getIfCached(k);
+          if (!s) return nothingYet;
+          return this.memo(s as object, () => {
+            if (s.status === "pending") return { status: "pending" as const, promise: s.promise };
+            if (s.status === "error") return { status: "error" as const, error: s.error };
+            return { status: "ok" as const, value: map(s.value) };
+          });
+        },
+        load: async () => {
+          const k = key();
+          return k ? map(await cache.get(k)) : empty;
+        },
+      };
+    };
     const liveSession = () => this.sessionOf();
     return {
       tokenStore: this.tokenStore,
