@@ -227,7 +227,7 @@ describe("server items and data vault", () => {
       "POST /data-vault/stores/s1/get": (req) =>
         mode === "missing" ? known("DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST", 400, { store_id: "s1", hashed_key: req.body.hashed_key }) : mode === "store" ? known("DATA_VAULT_STORE_DOES_NOT_EXIST", 400, { store_id: "s1" }) : json({ encrypted_value: stored[req.body.hashed_key] }),
     });
-    const store = serverApp(fetch).getDataVaultStore("s1");
+    const store = await serverApp(fetch).getDataVaultStore("s1");
     expect(await store.getValue("k", { secret: "sec" })).toBeNull();
     await store.setValue("k", "v", { secret: "sec" });
     expect(calls[1]!.body.hashed_key).toBe(calls[0]!.body.hashed_key);

@@ -202,8 +202,11 @@ export class StackServerApp extends StackClientApp {
     return this.serverItemFrom(type, id, options.itemId, json);
   }
 
-  /** A data-vault store: keys hashed and values encrypted here, from `secret` (the server never sees either). */
-  getDataVaultStore(id: string): DataVaultStore {
+  /**
+   * A data-vault store: keys hashed and values encrypted here, from `secret` (the server never sees either). Async,
+   * like the published SDK's.
+   */
+  async getDataVaultStore(id: string): Promise<DataVaultStore> {
     const base = `/data-vault/stores/${encodeURIComponent(id)}`;
     return {
       id,
