@@ -18,6 +18,7 @@ import {
   KnownError,
   KnownErrors,
   MemoryTokenStore,
+  NO_ACCESS_TOKEN_MESSAGE,
   RequestTokenStore,
   Result,
   isKnownErrorOf,
@@ -553,7 +554,7 @@ export class StackClientApp {
     writeCookie(verifierCookie(state, verifier, location.protocol === "https:"));
     const session = this.sessionOf();
     const tokens = session ? await session.getOrFetchLikelyValidTokens() : null;
-    if (type === "link" && !tokens) throw new Error(SCOPES_ON_NON_CURRENT_USER_MESSAGE);
+    if (type === "link" && !tokens) throw new Error(NO_ACCESS_TOKEN_MESSAGE);
     const scopes = [...(this.options.oauthScopesOnSignIn?.[provider as keyof NonNullable<StackClientAppConstructorOptions["oauthScopesOnSignIn"]>] ?? []), ...(options.scopes ?? [])];
     const url = new URL(`${this.api.apiUrl}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
     const params: Record<string, string | undefined> = {

@@ -14,7 +14,7 @@ import {
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
-import { StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
+import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {
@@ -423,7 +423,7 @@ export class StackServerApp extends StackClientApp {
         ),
       getConnectedAccount: async (providerId, options = {}) => {
         if (session) return this.connectedAccount(session, json, providerId, options);
-        if (options.or === "redirect") throw new Error("Cannot add new scopes to a user that is not a CurrentUser");
+        if (options.or === "redirect") throw new Error(SCOPES_ON_NON_CURRENT_USER_MESSAGE);
         try {
           const r = await api.json<{ access_token: string }>(`/connected-accounts/${id}/${encodeURIComponent(providerId)}/access-token`, {
             method: "POST",
