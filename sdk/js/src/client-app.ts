@@ -1323,7 +1323,12 @@ export class StackClientApp {
           const s = cache.getIfCached(k);
           if (!s) return nothingYet;
           return this.memo(s as object, () => {
-            if (s.status === "pending") return { status: "pending" as const, promise: s.promise };
+            // React replays a suspended use() with the first thenable it saw: it must resolve to the mapped value.
+            if (s.status === "pending") {
+              const promise = s.promise.then(map);
+              promise.catch(() => {});
+              return { status: "pending" as const, promise };
+            }
             if (s.status === "error") return { status: "error" as const, error: s.error };
             return { status: "ok" as const, value: map(s.value) };
           });

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { renderToString } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { StackClientApp } from "@vestibule/js";
 import { MISSING_SUSPENSE_MESSAGE, PROVIDER_MISSING_MESSAGE, StackProvider, useStackApp } from "./provider.tsx";
 import { useUser } from "./hooks.ts";
@@ -33,8 +33,15 @@ describe("provider and hooks", () => {
     expect(() => renderToString(<Bare />)).toThrow("useStackApp must be used within a StackProvider");
   });
 
-  it("a hook that suspends without a Suspense boundary of the app's own gets a developer-facing error", () => {
-    expect(() => renderToString(<StackProvider app={hangingApp()}><ShowUser /></StackProvider>)).toThrow(MISSING_SUSPENSE_MESSAGE);
+  it("a hook that suspends without a Suspense boundary of the app's own gets a developer-facing error (in a browser)", () => {
+    vi.stubGlobal("window", {});
+    try {
+      expect(() => renderToString(<StackProvider app={hangingApp()}><ShowUser /></StackProvider>)).toThrow(MISSING_SUSPENSE_MESSAGE);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // Server renderers draw fallbacks eagerly: there it renders nothing rather than failing.
+    expect(() => renderToString(<StackProvider app={hangingApp()}><ShowUser /></StackProvider>)).not.toThrow();
   });
 
   it("with a Suspense boundary the same tree renders its fallback while the user loads", () => {

@@ -20,7 +20,13 @@ export class MissingSuspenseBoundaryError extends Error {
 
 const AppContext = createContext<StackClientApp | null>(null);
 
-function MissingSuspenseBoundary(): never {
+/**
+ * The provider's own fallback. In the browser it is rendered only when a suspension reached the provider, i.e. no
+ * boundary of the app caught it: that is the developer error. Server renderers (React 19 Fizz) render fallbacks
+ * eagerly, so on the server it renders nothing instead of failing a page that is fine.
+ */
+function MissingSuspenseBoundary(): null {
+  if (typeof window === "undefined") return null;
   throw new MissingSuspenseBoundaryError();
 }
 
