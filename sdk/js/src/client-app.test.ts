@@ -52,7 +52,7 @@ function fakeServer(routes: Record<string, Handler>) {
   const calls: { method: string; path: string; query: URLSearchParams; body: any; headers: Record<string, string> }[] = [];
   const fetch = async (url: string, init: RequestInit) => {
     const u = new URL(url);
-    const path = u.pathname.replace(/^\/api\/v1/, "");
+    const path = decodeURIComponent(u.pathname).replace(/^\/api\/v1/, "");
     const method = (init.method ?? "GET").toUpperCase();
     const headers = { ...(init.headers as Record<string, string>) };
     const raw = init.body as string | undefined;
@@ -194,6 +194,71 @@ describe("user methods", () => {
     const { fetch } = fakeServer({});
     await expect(clientApp(fetch).getItem({ itemId: "credits" } as never)).rejects.toThrow("getItem requires one of userId, teamId, or customCustomerId");
     await expect(clientApp(fetch).getItem({ itemId: "credits", userId: "a", teamId: "b" } as never)).rejects.toThrow(/requires one of/);
+  });
+});
+
+describe("calls of the other user and team methods", () => {
+  it("magic link: sends the code with the callback URL, returns the nonce, and signs in a new user", async () => {
+    const { calls, fetch } = fakeServer({
+      "POST /auth/otp/send-sign-in-code": () => json({ nonce: "n0nce" }),
+      "POST /auth/otp/sign-in": () => json({ access_token: fakeAccessToken(), refresh_token: "otp-rt", is_new_user: true, user_id: "u1" }),
+      "GET /users/me": () => json(userJson()),
+    });
+    const app = clientApp(fetch);
+    await expect(app.sendMagicLinkEmail("ada@example.com")).rejects.toThrow(/callbackUrl is required outside a browser/);
+    expect(await app.sendMagicLinkEmail("ada@example.com", { callbackUrl: "https://app.example.com/handler/magic-link-callback" })).toEqual({ status: "ok", data: { nonce: "n0nce" } });
+    expect(calls[0]!.body).toEqual({ email: "ada@example.com", callback_url: "https://app.example.com/handler/magic-link-callback" });
+    expect((await app.signInWithMagicLink("c".repeat(45), { noRedirect: true })).status).toBe("ok");
+    expect((await app.getUser({ or: "throw" })).id).toBe("u1");
+  });
+
+  it("teams: invite, list members and invitations, API keys, leave", async () => {
+    const { calls, fetch } = fakeServer({
+      "GET /users/me": () => json(userJson()),
+      "GET /teams": () => json({ items: [{ id: "t1", display_name: "Team" }] }),
+      "POST /team-invitations/send-code": () => json({ success: true, id: "i1" }),
+      "GET /team-member-profiles": () => json({ items: [{ team_id: "t1", user_id: "u2", display_name: "Bo", profile_image_url: null }] }),
+      "GET /team-invitations": () => json({ items: [{ id: "i1", team_id: "t1", recipient_email: "bo@example.com", expires_at_millis: 5 }] }),
+      "POST /team-api-keys": (req) => json({ id: "k1", description: req.body.description, created_at_millis: 1, is_public: false, type: "team", team_id: "t1", value: "sk_full_secret", expires_at_millis: null }),
+      "DELETE /team-memberships/t1/me": () => json({ success: true }),
+    });
+    const user = await clientApp(fetch, signedIn()).getUser({ or: "throw" });
+    const [team] = await user.listTeams();
+    await team!.inviteUser({ email: "bo@example.com", callbackUrl: "https://app.example.com/handler/team-invitation" });
+    expect(calls.at(-1)!.body).toEqual({ email: "bo@example.com", team_id: "t1", callback_url: "https://app.example.com/handler/team-invitation" });
+    expect(await team!.listUsers()).toEqual([{ id: "u2", teamProfile: { displayName: "Bo", profileImageUrl: null } }]);
+    const [invitation] = await team!.listInvitations();
+    expect([invitation!.recipientEmail, invitation!.expiresAt.getTime()]).toEqual(["bo@example.com", 5]);
+    const key = await team!.createApiKey({ description: "ci", expiresAt: null });
+    expect(calls.at(-1)!.body).toEqual({ description: "ci", expires_at_millis: null, team_id: "t1" });
+    expect([key.value, key.isValid(), key.whyInvalid()]).toEqual(["sk_full_secret", true, null]);
+    await user.leaveTeam(team!);
+    expect(calls.some((c) => c.method === "DELETE" && c.path === "/team-memberships/t1/me")).toBe(true);
+  });
+
+  it("server: listUsers sends only the given options and returns nextCursor; createTeam and memberships", async () => {
+    const { calls, fetch } = fakeServer({
+      "GET /users": () => json({ items: [userJson({ server_metadata: null, last_active_at_millis: 2 })], is_paginated: true, pagination: { next_cursor: "c2" } }),
+      "POST /teams": () => json({ id: "t9", display_name: "Nine", created_at_millis: 3 }, 201),
+      "GET /teams": () => json({ items: [] }),
+      "POST /team-memberships/t9/u1": () => json({ team_id: "t9", user_id: "u1" }, 201),
+      "POST /team-permissions/t9/u1/$update_team": () => json({ id: "$update_team", team_id: "t9", user_id: "u1" }, 201),
+      "GET /payments/items/team/t9/seats": () => json({ id: "seats", display_name: "Seats", quantity: 3 }),
+      "POST /payments/items/team/t9/seats/update-quantity": () => json({ id: "change" }),
+    });
+    const server = serverApp(fetch);
+    const users = await server.listUsers({ limit: 1, orderBy: "signedUpAt", desc: true, includeAnonymous: false });
+    expect(Object.fromEntries(calls[0]!.query)).toEqual({ limit: "1", desc: "true", order_by: "signed_up_at" });
+    expect(users.nextCursor).toBe("c2");
+    expect(users[0]!.lastActiveAt.getTime()).toBe(2);
+    const team = await server.createTeam({ displayName: "Nine", creatorUserId: "u1" });
+    expect(calls.find((c) => c.path === "/teams" && c.method === "POST")!.body).toEqual({ display_name: "Nine", creator_user_id: "u1" });
+    await team.addUser("u1");
+    await users[0]!.grantPermission(team as never, "$update_team");
+    const seats = await team.getItem("seats");
+    await seats.increaseQuantity(2);
+    const change = calls.find((c) => c.path.endsWith("/update-quantity"))!;
+    expect([change.query.get("allow_negative"), change.body]).toEqual(["false", { delta: 2 }]);
   });
 });
 
@@ -396,7 +461,8 @@ describe("browser flows", () => {
 async function settle<T>(p: Promise<T>): Promise<T> {
   let done = false;
   p.then(() => (done = true), () => (done = true));
-  for (let i = 0; i < 200 && !done; i++) {
+  const deadline = performance.now() + 20_000; // real time (performance is not faked)
+  while (!done && performance.now() < deadline) {
     await new Promise((r) => setImmediate(r));
     await vi.advanceTimersByTimeAsync(50);
   }
