@@ -100,19 +100,36 @@ export function useUser(options: GetUserOptions = {}): CurrentUser | null {
   }
 }
 
-const anonymousSignUps = new WeakMap<StackClientApp, Promise<never>>();
-function anonymousSignUp(app: StackClientApp): Promise<never> {
-  let p = anonymousSignUps.get(app);
-  if (!p) {
-    const internals = app[vestibuleInternals];
-    p = internals.signUpAnonymously().then(() => {
+const anonymousSignUps = new WeakMap<StackClientApp, { promise: Promise<CurrentUser>; refreshToken: string | null | undefined }>();
+/**
+ * Signs up an anonymous user once per app and resolves with it; components that render before the new session
+ * reaches them get the same user. With cookie-stored tokens the page reloads so every part of it (and other apps on
+ * the page) starts from the new session.
+ */
+function anonymousSignUp(app: StackClientApp): Promise<CurrentUser> {
+  const internals = app[vestibuleInternals];
+  const existing = anonymousSignUps.get(app);
+  const current = internals.tokenStore?.get().refreshToken;
+  if (existing && (existing.refreshToken === undefined || existing.refreshToken === current)) return existing.promise;
+  const entry: { promise: Promise<CurrentUser>; refreshToken: string | null | undefined } = { promise: null as never, refreshToken: undefined };
+  entry.promise = (async () => {
+    try {
+      await internals.signUpAnonymously();
+      entry.refreshToken = internals.tokenStore?.get().refreshToken ?? null;
+    } catch (err) {
       anonymousSignUps.delete(app);
-      if (internals.tokenStore?.kind === "cookie" && typeof window !== "undefined") window.location.reload();
+      throw err;
+    }
+    if (internals.tokenStore?.kind === "cookie" && typeof window !== "undefined") {
+      window.location.reload();
       return never;
-    });
-    anonymousSignUps.set(app, p);
-  }
-  return p;
+    }
+    const json = await internals.currentUser().load();
+    if (!json) throw new Error("Anonymous sign-up did not produce a user");
+    return internals.user(json);
+  })();
+  anonymousSignUps.set(app, entry);
+  return entry.promise;
 }
 
 export function useProject(): Project {
