@@ -10,7 +10,6 @@ import {
   decryptDataVaultValue,
   encryptDataVaultValue,
   hashDataVaultKey,
-  isKnownErrorOf,
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
@@ -18,7 +17,6 @@ import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, 
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {
-  ContactChannel,
   CurrentServerUser,
   DataVaultStore,
   GetUserOptions,
