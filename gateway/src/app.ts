@@ -21,7 +21,8 @@ import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from
 import { registerBodyParsers } from "./http/body.ts";
 import { LazyChildLogger } from "./http/request-logger.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
-import { checkAccess, type RouteSpec } from "./routes/route.ts";
+import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
+import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
 
 export interface GatewayDeps {
@@ -248,6 +249,7 @@ function registerRoute(
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
+        const written = auth && route.method !== "GET" ? usersBefore(state.users, auth, result.params) : undefined;
         const out = await route.handler({
           auth: auth as RequestAuth,
           body: result.body as never,
@@ -266,6 +268,7 @@ function registerRoute(
           config: deps.config,
           clientIp: req.ip,
         });
+        if (written && auth) state.users.afterWrite(auth.projectId, touchedUsers(written, out), written);
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
@@ -292,6 +295,26 @@ function decodeUserEvent(type: string, payload: Uint8Array): string | undefined 
   if (type === "identity.user.deleted.v1") return fromBinary(UserDeletedSchema, payload).userId;
   if (type === "identity.user.created.v1") return fromBinary(UserCreatedSchema, payload).user?.id;
   return undefined;
+}
+
+/**
+ * The users a mutating request may change that the gateway can name up front (the caller, a `user_id` path
+ * parameter), with their cache generations now (UserCache.afterWrite).
+ */
+function usersBefore(users: UserCache, auth: RequestAuth, params: unknown): Map<string, number> {
+  const ids = new Set<string>();
+  if (auth.user) ids.add(auth.user.id);
+  const paramUser = (params as { user_id?: unknown } | undefined)?.user_id;
+  if (typeof paramUser === "string" && isUuid(paramUser)) ids.add(paramUser.toLowerCase());
+  return new Map([...ids].map((id) => [id, users.generation(auth.projectId, id)]));
+}
+
+/** Those users plus a user the answer names (`user_id` of a sign-in / sign-up result). */
+function touchedUsers(before: ReadonlyMap<string, number>, out: RouteResult): string[] {
+  const ids = [...before.keys()];
+  const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
+  if (typeof answered === "string" && isUuid(answered) && !before.has(answered)) ids.push(answered);
+  return ids;
 }
 
 function schemaError(message: string) {

@@ -57,6 +57,11 @@ export interface StackOptions {
   readonly vault?: boolean;
   /** Teams and team permissions the gateway sees (default: none, `noTeamAccess`). */
   readonly teams?: TeamAccess;
+  /**
+   * Whether the gateway listens to events (default true). Without them its caches change only through its own
+   * requests: tests of read-your-writes use that to tell the gateway's own invalidation from an event's.
+   */
+  readonly gatewayEvents?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -89,7 +94,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
     const bus = new PgBus(db.url, log);
-    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, teams: options.teams });
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus: options.gatewayEvents === false ? undefined : bus, teams: options.teams });
     await gateway.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
