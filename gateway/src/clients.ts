@@ -7,6 +7,10 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
+import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
+import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
+import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -18,6 +22,10 @@ export interface ServiceClients {
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
+  readonly apiKeys: Client<typeof ApiKeyService>;
+  readonly mfa: Client<typeof MfaService>;
+  readonly cliLogins: Client<typeof CliLoginService>;
+  readonly dataVault: Client<typeof DataVaultService>;
 }
 
 /**
@@ -53,5 +61,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
+    apiKeys: tagged(createServiceClient(ApiKeyService, auth), "auth"),
+    mfa: tagged(createServiceClient(MfaService, auth), "auth"),
+    cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),
+    dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
   };
 }

@@ -84,3 +84,4 @@ export {
 } from "./crypto/data-vault.ts";
 export { Result } from "./result.ts";
 export { MAX_WAIT_MILLIS, wait } from "./wait.ts";
+export * from "./validation.ts";

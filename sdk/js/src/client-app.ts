@@ -18,6 +18,7 @@ import {
   KnownError,
   KnownErrors,
   MemoryTokenStore,
+  NO_ACCESS_TOKEN_MESSAGE,
   RequestTokenStore,
   Result,
   isKnownErrorOf,
@@ -113,7 +114,8 @@ export const vestibuleInternals = Symbol.for("vestibule.sdk.internals");
 /** A cached read exposed to React: subscribe, read the current state, and load. */
 export interface ResourceHandle<T> {
   subscribe(onChange: () => void): () => void;
-  getState(): { status: "pending" } | { status: "ok"; value: T } | { status: "error"; error: unknown };
+  /** A stable snapshot (same object until the value changes), as useSyncExternalStore needs. */
+  getState(): { status: "pending"; promise?: Promise<unknown> } | { status: "ok"; value: T } | { status: "error"; error: unknown };
   load(): Promise<T>;
 }
 
@@ -552,7 +554,7 @@ export class StackClientApp {
     writeCookie(verifierCookie(state, verifier, location.protocol === "https:"));
     const session = this.sessionOf();
     const tokens = session ? await session.getOrFetchLikelyValidTokens() : null;
-    if (type === "link" && !tokens) throw new Error(SCOPES_ON_NON_CURRENT_USER_MESSAGE);
+    if (type === "link" && !tokens) throw new Error(NO_ACCESS_TOKEN_MESSAGE);
     const scopes = [...(this.options.oauthScopesOnSignIn?.[provider as keyof NonNullable<StackClientAppConstructorOptions["oauthScopesOnSignIn"]>] ?? []), ...(options.scopes ?? [])];
     const url = new URL(`${this.api.apiUrl}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
     const params: Record<string, string | undefined> = {
@@ -1299,26 +1301,44 @@ export class StackClientApp {
 
   // ---- React support -----------------------------------------------------------------------------------------
 
+  private internalsObject: VestibuleInternals | null = null;
+
   /** @internal */
   get [vestibuleInternals](): VestibuleInternals {
-    const handle = <K extends readonly unknown[], V, T>(cache: AsyncCache<K, V>, key: () => K | null, map: (v: V) => T, empty: T): ResourceHandle<T> => ({
-      subscribe: (onChange) => {
-        const k = key();
-        return k ? cache.subscribe(k, onChange) : () => {};
-      },
-      getState: () => {
-        const k = key();
-        if (!k) return { status: "ok", value: empty };
-        const s = cache.getIfCached(k);
-        if (!s || s.status === "pending") return { status: "pending" };
-        if (s.status === "error") return { status: "error", error: s.error };
-        return { status: "ok", value: this.memo(s as object, () => map(s.value)) };
-      },
-      load: async () => {
-        const k = key();
-        return k ? map(await cache.get(k)) : empty;
-      },
-    });
+    return (this.internalsObject ??= this.buildInternals());
+  }
+
+  private buildInternals(): VestibuleInternals {
+    const handle = <K extends readonly unknown[], V, T>(cache: AsyncCache<K, V>, key: () => K | null, map: (v: V) => T, empty: T): ResourceHandle<T> => {
+      const emptyState = { status: "ok" as const, value: empty };
+      const nothingYet = { status: "pending" as const };
+      return {
+        subscribe: (onChange) => {
+          const k = key();
+          return k ? cache.subscribe(k, onChange) : () => {};
+        },
+        getState: () => {
+          const k = key();
+          if (!k) return emptyState;
+          const s = cache.getIfCached(k);
+          if (!s) return nothingYet;
+          return this.memo(s as object, () => {
+            // React replays a suspended use() with the first thenable it saw: it must resolve to the mapped value.
+            if (s.status === "pending") {
+              const promise = s.promise.then(map);
+              promise.catch(() => {});
+              return { status: "pending" as const, promise };
+            }
+            if (s.status === "error") return { status: "error" as const, error: s.error };
+            return { status: "ok" as const, value: map(s.value) };
+          });
+        },
+        load: async () => {
+          const k = key();
+          return k ? map(await cache.get(k)) : empty;
+        },
+      };
+    };
     const liveSession = () => this.sessionOf();
     return {
       tokenStore: this.tokenStore,

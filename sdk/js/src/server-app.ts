@@ -10,15 +10,13 @@ import {
   decryptDataVaultValue,
   encryptDataVaultValue,
   hashDataVaultKey,
-  isKnownErrorOf,
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
-import { StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
+import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {
-  ContactChannel,
   CurrentServerUser,
   DataVaultStore,
   GetUserOptions,
@@ -202,8 +200,11 @@ export class StackServerApp extends StackClientApp {
     return this.serverItemFrom(type, id, options.itemId, json);
   }
 
-  /** A data-vault store: keys hashed and values encrypted here, from `secret` (the server never sees either). */
-  getDataVaultStore(id: string): DataVaultStore {
+  /**
+   * A data-vault store: keys hashed and values encrypted here, from `secret` (the server never sees either). Async,
+   * like the published SDK's.
+   */
+  async getDataVaultStore(id: string): Promise<DataVaultStore> {
     const base = `/data-vault/stores/${encodeURIComponent(id)}`;
     return {
       id,
@@ -420,7 +421,7 @@ export class StackServerApp extends StackClientApp {
         ),
       getConnectedAccount: async (providerId, options = {}) => {
         if (session) return this.connectedAccount(session, json, providerId, options);
-        if (options.or === "redirect") throw new Error("Cannot add new scopes to a user that is not a CurrentUser");
+        if (options.or === "redirect") throw new Error(SCOPES_ON_NON_CURRENT_USER_MESSAGE);
         try {
           const r = await api.json<{ access_token: string }>(`/connected-accounts/${id}/${encodeURIComponent(providerId)}/access-token`, {
             method: "POST",

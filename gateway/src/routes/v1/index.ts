@@ -58,6 +58,11 @@ import {
   sendLegacyVerificationRoute,
   verifyContactChannelRoute,
 } from "./contact-channels.ts";
+import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
+import { credentialScanningRevokeRoute } from "./integrations.ts";
+import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
+import { mfaSignInRoute } from "./auth-mfa.ts";
+import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -107,4 +112,13 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchContactChannelRoute,
   deleteContactChannelRoute,
   sendChannelVerificationRoute,
+  ...userApiKeyRoutes,
+  ...teamApiKeyRoutes,
+  credentialScanningRevokeRoute,
+  dataVaultSetRoute,
+  dataVaultGetRoute,
+  mfaSignInRoute,
+  cliStartRoute,
+  cliPollRoute,
+  cliCompleteRoute,
 ];
