@@ -43,7 +43,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const log = createLogger({ service: "test", level: "silent" });
+const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
 
 /**
  * A real stack for gateway contract tests: a fresh database, the identity service in this process (real gRPC over
