@@ -71,6 +71,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       logLevel: "info",
       readyTimeoutMs: 60_000,
       ...options.platform,
+      // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
+      env: { VESTIBULE_DB_POOL_SIZE: "4", ...options.platform?.env },
       databaseUrl: db.url,
       natsUrl: nats,
       eventPrefix,

@@ -43,7 +43,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const log = createLogger({ service: "test", level: "silent" });
+const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
 
 /**
  * A real stack for gateway contract tests: a fresh database, the identity service in this process (real gRPC over
@@ -71,6 +71,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
     LOG_LEVEL: "silent",
+    // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
+    VESTIBULE_DB_POOL_SIZE: "4",
     PORT: "0",
   };
   const identity = await startService(identityService, { env, log });

@@ -59,6 +59,8 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
     VESTIBULE_PUBLIC_URL: PUBLIC_URL,
     LOG_LEVEL: "silent",
+    // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
+    VESTIBULE_DB_POOL_SIZE: "4",
     PORT: "0",
   };
   const identity = await startService(identityService, { env, log });

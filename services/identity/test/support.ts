@@ -39,6 +39,8 @@ export async function startIdentity(): Promise<IdentityHarness> {
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
     LOG_LEVEL: "silent",
+    // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
+    VESTIBULE_DB_POOL_SIZE: "4",
     PORT: "0",
   };
   const service = await startService(identityService, { env, log });
