@@ -1,9 +1,9 @@
 /**
  * Chromium for the end-to-end tests: Debian's /usr/bin/chromium driven by playwright-core (no browser download), with
- * the flags of the toolchain notes, a fresh profile per launch, and helpers to screenshot a page in both themes.
+ * the flags of the toolchain notes, one isolated context (own cookies and storage) per visitor, and helpers to
+ * screenshot a page in both themes.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -22,21 +22,17 @@ export const CHROMIUM_ARGS = [
 ];
 
 export interface Browser {
-  readonly context: BrowserContext;
-  newPage(): Promise<Page>;
+  /** A fresh visitor: its own cookies and local storage. Close it when done. */
+  newContext(options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
+  /** A page in a fresh context (closing the page closes its context). */
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
   close(): Promise<void>;
   /** Console errors and uncaught exceptions of every page (a test can assert there were none). */
   readonly errors: string[];
 }
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), "vestibule-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: options.viewport ?? { width: 1280, height: 860 },
-  });
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   const errors: string[] = [];
   const watch = (page: Page) => {
     page.on("pageerror", (err) => errors.push(`${page.url()}: ${err.message}`));
@@ -44,27 +40,51 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
       if (m.type() === "error" && !/favicon|Failed to load resource/.test(m.text())) errors.push(`${page.url()}: ${m.text()}`);
     });
   };
-  context.on("page", watch);
-  context.pages().forEach(watch);
+  const newContext = async (options: { viewport?: { width: number; height: number } } = {}) => {
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 860 } });
+    context.on("page", watch);
+    return context;
+  };
   return {
-    context,
     errors,
-    newPage: () => context.newPage(),
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+    newContext,
+    newPage: async (options) => {
+      const context = await newContext(options);
+      const page = await context.newPage();
+      page.on("close", () => void context.close().catch(() => undefined));
+      return page;
     },
+    close: () => browser.close(),
   };
 }
 
-/** Screenshots the page in the light and the dark theme: artifacts/<name>.light.png and .dark.png. */
-export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+/** Widths the screenshots are taken at: a desktop window and a phone. */
+export const PHONE_VIEWPORT = { width: 375, height: 740 };
+
+/**
+ * Screenshots the page in the light and the dark theme: artifacts/<name>.light.png and .dark.png; with `phone`, also
+ * at phone width (<name>.phone.light.png, .phone.dark.png), and checks nothing scrolls sideways there.
+ */
+export async function screenshotBothThemes(page: Page, name: string, options: { phone?: boolean } = {}): Promise<{ phoneOverflow: boolean }> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  for (const theme of ["light", "dark"] as const) {
-    // String scripts: functions would carry the test runner's transpiler helpers into the page.
-    await page.evaluate(`document.documentElement.dataset.theme = "${theme}"; document.documentElement.style.colorScheme = "${theme}";`);
-    await page.waitForTimeout(50);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.${theme}.png`), fullPage: true });
+  const take = async (suffix: string) => {
+    for (const theme of ["light", "dark"] as const) {
+      // String scripts: functions would carry the test runner's transpiler helpers into the page.
+      await page.evaluate(`document.documentElement.dataset.theme = "${theme}"; document.documentElement.style.colorScheme = "${theme}";`);
+      await page.waitForTimeout(50);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}${suffix}.${theme}.png`), fullPage: true });
+    }
+  };
+  await take("");
+  let phoneOverflow = false;
+  if (options.phone) {
+    const size = page.viewportSize();
+    await page.setViewportSize(PHONE_VIEWPORT);
+    await page.waitForTimeout(100);
+    phoneOverflow = (await page.evaluate("document.documentElement.scrollWidth > window.innerWidth")) as boolean;
+    await take(".phone");
+    if (size) await page.setViewportSize(size);
   }
   await page.evaluate(`document.documentElement.dataset.theme = "light"; document.documentElement.style.colorScheme = "light";`);
+  return { phoneOverflow };
 }

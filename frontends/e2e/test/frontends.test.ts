@@ -54,9 +54,11 @@ async function userByEmail(email: string): Promise<Record<string, any>> {
   return u;
 }
 
+/** Screenshots in both themes at desktop and phone width; nothing may scroll sideways on a phone. */
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle").catch(() => undefined);
-  await screenshotBothThemes(page, name);
+  const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
+  expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
 }
 
 beforeAll(async () => {
@@ -151,16 +153,30 @@ describe("hosted handler pages (demo project)", () => {
     expect(browser.errors.filter((e) => !e.includes("/api/v1/"))).toEqual([]);
   });
 
-  it("a customer's own app (example host) loads the handler pages as federated modules", async () => {
+  it("a customer's own app (example host) loads the handler pages as federated modules and signs in through them", async () => {
+    const email = `example-${run}@example.com`;
+    await api("/users", { method: "POST", body: { primary_email: email, password: PASSWORD, primary_email_auth_enabled: true } });
     const page = await browser.newPage();
     await page.goto(`${url}/example/`);
-    await page.getByTestId("example-signed-in").waitFor();
-    await page.goto(`${url}/example/handler/sign-in`);
-    await page.getByRole("heading", { name: "You are signed in" }).waitFor();
-    await shot(page, "example-host-handler");
-    // The handler module came from the remote, with React and the SDK shared from the host.
-    const shared = await page.evaluate("Object.keys((globalThis.__FEDERATION__ && globalThis.__FEDERATION__.__SHARE__) || {}).length");
-    expect(shared).toBeGreaterThan(0);
+    await page.getByRole("heading", { name: "Example app" }).waitFor();
+    await page.getByRole("link", { name: "Sign in" }).click();
+    // The sign-in page is the handler remote's, rendered inside the example app's own layout and routes.
+    await page.waitForURL(/\/example\/handler\/sign-in$/);
+    await page.getByRole("heading", { name: /Sign in to/ }).waitFor();
+    await shot(page, "example-host-sign-in");
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/example\/$/);
+    await expect(page.getByTestId("example-signed-in").textContent()).resolves.toBe(`Signed in as ${email}`);
+    await shot(page, "example-host-home");
+    // One React and one SDK for host and remote: the remote took the host's shared singletons.
+    const shared = (await page.evaluate(
+      "JSON.stringify(Object.values(globalThis.__FEDERATION__.__SHARE__).flatMap((scopes) => Object.values(scopes).flatMap((pkgs) => Object.entries(pkgs).map(([name, versions]) => [name, Object.keys(versions).length]))))",
+    )) as string;
+    const counts = new Map(JSON.parse(shared) as [string, number][]);
+    expect(counts.get("react")).toBe(1);
+    expect(counts.get("@vestibule/js")).toBe(1);
     await page.close();
   });
 
@@ -177,10 +193,10 @@ describe("hosted handler pages (demo project)", () => {
     await panel.getByText(`Invitation sent to ${member}.`).waitFor();
     const invite = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: member, timeoutMs: 20_000 });
     const code = extractCode(invite);
-    // The member has their own browser: signs up from the invitation and accepts.
-    const other = await launchBrowser();
+    // The member signs up from the invitation and accepts.
+    // The member has their own browser session.
+    const p2 = await browser.newPage();
     try {
-      const p2 = await other.newPage();
       await p2.goto(`${url}/handler/team-invitation?code=${code}`);
       await p2.getByRole("link", { name: "Create an account" }).click();
       await p2.getByLabel("E-mail", { exact: true }).fill(member);
@@ -192,7 +208,7 @@ describe("hosted handler pages (demo project)", () => {
       await p2.getByText(/You are now a member of/).waitFor();
       await shot(p2, "handler-team-invitation-accepted");
     } finally {
-      await other.close();
+      await p2.close();
     }
     const memberUser = await userByEmail(member);
     const teams = await api<{ items: { display_name: string }[] }>(`/teams?user_id=${memberUser.id}`);
@@ -301,7 +317,8 @@ describe("dashboard shell", () => {
 describe("dashboard areas standalone (development harness with the demo project's admin key)", () => {
   let standalone: FrontendsServer;
   beforeAll(async () => {
-    const dev = { apiUrl: tp.gatewayUrl, projectId: tp.projects.demo.project_id, superSecretAdminKey: tp.projects.demo.super_secret_admin_key, mode: "development" };
+    const demo = tp.projects.demo;
+    const dev = { apiUrl: tp.gatewayUrl, projectId: demo.project_id, superSecretAdminKey: demo.super_secret_admin_key, secretServerKey: demo.secret_server_key, mode: "development" };
     const documents = Object.fromEntries(FRONTEND_APPS.filter((a) => a.area).map((a) => [`${a.mountPath}dev-config.json`, dev]));
     standalone = await startFrontendsServer({ port: 0, host: "127.0.0.1", config, documents });
     extraServers.push(standalone);

@@ -19,9 +19,10 @@ class Boundary extends Component<{ title: string; onRetry: () => void; children:
       <section className="vs-card vs-stack" role="alert" data-testid="remote-error" aria-label={`${this.props.title} is unavailable`}>
         <Alert kind="error" title={`${this.props.title} is unavailable right now`}>
           This part of the dashboard could not be loaded. The rest of the dashboard keeps working.
-          <span className="vs-hint" style={{ display: "block", marginTop: 6 }}>
-            {message.slice(0, 300)}
-          </span>
+          <details style={{ marginTop: 6 }}>
+            <summary>Technical details</summary>
+            <span className="vs-hint">{message.slice(0, 300)}</span>
+          </details>
         </Alert>
         <div>
           <Button onClick={() => {

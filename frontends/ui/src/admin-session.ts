@@ -8,7 +8,11 @@ import { ApiClient, type TokenPair } from "@vestibule/sdk-core";
 
 export type AdminCredentials =
   | { readonly kind: "owner"; readonly tokens: TokenPair; readonly internalPublishableClientKey: string }
-  | { readonly kind: "admin-key"; readonly superSecretAdminKey: string };
+  /**
+   * Project keys (standalone development of an area). The admin key alone opens only the "admin" endpoints; the
+   * "server" ones (users, teams, ...) need the secret server key too (headers-and-auth.md §3).
+   */
+  | { readonly kind: "admin-key"; readonly superSecretAdminKey: string; readonly secretServerKey: string };
 
 export interface AdminHandles {
   readonly adminApp: StackAdminApp;
@@ -18,8 +22,21 @@ export interface AdminHandles {
 export function createAdminHandles(apiUrl: string, projectId: string, credentials: AdminCredentials): AdminHandles {
   if (credentials.kind === "admin-key") {
     return {
-      adminApp: new StackAdminApp({ baseUrl: apiUrl, projectId, superSecretAdminKey: credentials.superSecretAdminKey, tokenStore: null, noAutomaticPrefetch: true }),
-      adminApi: new ApiClient({ baseUrl: apiUrl, projectId, superSecretAdminKey: credentials.superSecretAdminKey, clientVersion: CLIENT_VERSION }),
+      adminApp: new StackAdminApp({
+        baseUrl: apiUrl,
+        projectId,
+        superSecretAdminKey: credentials.superSecretAdminKey,
+        secretServerKey: credentials.secretServerKey,
+        tokenStore: null,
+        noAutomaticPrefetch: true,
+      }),
+      adminApi: new ApiClient({
+        baseUrl: apiUrl,
+        projectId,
+        superSecretAdminKey: credentials.superSecretAdminKey,
+        secretServerKey: credentials.secretServerKey,
+        clientVersion: CLIENT_VERSION,
+      }),
     };
   }
   const internal = new ApiClient({ baseUrl: apiUrl, projectId: "internal", publishableClientKey: credentials.internalPublishableClientKey, clientVersion: CLIENT_VERSION });

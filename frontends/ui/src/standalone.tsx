@@ -13,6 +13,7 @@ export interface StandaloneConfig {
   readonly apiUrl: string;
   readonly projectId: string;
   readonly superSecretAdminKey: string;
+  readonly secretServerKey: string;
   readonly mode?: "development" | "production";
 }
 
@@ -32,7 +33,7 @@ export async function mountStandaloneArea(Area: ComponentType<AreaProps>, title:
     );
     return;
   }
-  const handles = createAdminHandles(config.apiUrl, config.projectId, { kind: "admin-key", superSecretAdminKey: config.superSecretAdminKey });
+  const handles = createAdminHandles(config.apiUrl, config.projectId, { kind: "admin-key", superSecretAdminKey: config.superSecretAdminKey, secretServerKey: config.secretServerKey });
   root.render(
     <div className="vs-root">
       <ThemeStyles />

@@ -15,7 +15,8 @@ const CSS = `
 html[data-theme=dark]{--vs-bg:#111318;--vs-surface:#1a1d24;--vs-surface-2:#232732;--vs-text:#eceef3;--vs-muted:#a3a9b8;
 --vs-border:#343a48;--vs-primary:#818cf8;--vs-primary-text:#0b0d12;--vs-primary-hover:#a5b4fc;--vs-danger:#fda29b;--vs-danger-bg:#3a1512;
 --vs-warn:#fdd37a;--vs-warn-bg:#33260a;--vs-ok:#6ce9a6;--vs-ok-bg:#0c2e1f;--vs-info-bg:#1e2240;--vs-focus:#a5b4fc;--vs-shadow:0 1px 3px rgba(0,0,0,.5)}
-.vs-root{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--vs-text);background:var(--vs-bg);min-height:100vh;box-sizing:border-box}
+.vs-root{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--vs-text);background:var(--vs-bg);min-height:100vh;box-sizing:border-box;overflow-wrap:break-word}
+.vs-root h1,.vs-root h2,.vs-root h3,.vs-alert,.vs-hint{overflow-wrap:anywhere}
 .vs-root *,.vs-root *::before,.vs-root *::after{box-sizing:border-box}
 .vs-root a{color:var(--vs-primary)}
 .vs-root :focus-visible{outline:2px solid var(--vs-focus);outline-offset:2px}
