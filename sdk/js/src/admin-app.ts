@@ -4,7 +4,8 @@
  * project transfer, on top of everything the server app does.
  */
 import { ApiClient, KnownErrors, Result, type Session as CoreSession, type TokenPair } from "@vestibule/sdk-core";
-import type { Json } from "./client-app.ts";
+import { currentUserSessions, ownedProjectFactory, type Json } from "./client-app.ts";
+import { projectUpdateBody } from "./project-body.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, defaultSuperSecretAdminKey, resolveBaseUrl } from "./env.ts";
 import { StackServerApp } from "./server-app.ts";
 import type { CurrentUser, StackAdminAppConstructorOptions } from "./types.ts";
@@ -95,31 +96,32 @@ export interface AdminProject {
   updateConfig(config: Json): Promise<void>;
 }
 
-const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export { projectUpdateBody } from "./project-body.ts";
 
-/** Project update options → wire body (camelCase keys of config become snake_case; nested provider/domain fields too). */
-export function projectUpdateBody(u: AdminProjectUpdateOptions): Json {
-  const config = u.config
-    ? Object.fromEntries(
-        Object.entries(u.config).map(([k, v]) => {
-          if (k === "domains") return ["domains", (v as { domain: string; handlerPath: string }[]).map((d) => ({ domain: d.domain, handler_path: d.handlerPath }))];
-          if (k === "oauthProviders" || k === "emailConfig") {
-            const conv = (o: Json) => Object.fromEntries(Object.entries(o).map(([kk, vv]) => [camelToSnake(kk), vv]));
-            return [camelToSnake(k), Array.isArray(v) ? v.map(conv) : conv(v as Json)];
-          }
-          return [camelToSnake(k), v];
-        }),
-      )
-    : undefined;
-  return {
-    display_name: u.displayName,
-    description: u.description,
-    is_production_mode: u.isProductionMode,
-    logo_url: u.logoUrl,
-    full_logo_url: u.fullLogoUrl,
-    config,
-  };
+/** A project the signed-in internal user manages, with an admin app that acts as that user (dashboard mode). */
+export type AdminOwnedProject = AdminProject & { readonly app: StackAdminApp };
+
+/** `user.createProject(...)`: like a project update, plus the owner team (one of the user's teams). */
+export interface AdminProjectCreateOptions extends Omit<AdminProjectUpdateOptions, "displayName"> {
+  displayName: string;
+  /** The team that owns the project; its members manage it. The user must be a member. */
+  teamId: string;
 }
+
+/** GET /internal/metrics (wire shape, as the published SDK returns it). Days are UTC dates, oldest first. */
+export interface AdminMetrics {
+  readonly total_users: number;
+  readonly daily_users: readonly { readonly date: string; readonly activity: number }[];
+  readonly daily_active_users: readonly { readonly date: string; readonly activity: number }[];
+  /** ISO country code → users. */
+  readonly users_by_country: Readonly<Record<string, number>>;
+  readonly recently_registered: readonly Json[];
+  readonly recently_active: readonly Json[];
+  readonly login_methods: readonly { readonly method: string; readonly count: number }[];
+}
+
+export const TRANSFER_NEEDS_INTERNAL_USER_MESSAGE =
+  "transfer(user, teamId) needs a signed-in user of the internal project's client app (the user moves the project between their teams).";
 
 export class StackAdminApp extends StackServerApp {
   constructor(options: StackAdminAppConstructorOptions) {
@@ -164,7 +166,13 @@ export class StackAdminApp extends StackServerApp {
     return this.adminProjectFrom(await this.admin<Json>("/internal/projects/current"));
   }
 
-  private adminProjectFrom(json: Json): AdminProject {
+  /** Totals, sign-ups and active users per day (last 30 UTC days), countries, login methods, recent users. */
+  async getMetrics(includeAnonymous = false): Promise<AdminMetrics> {
+    return this.admin<AdminMetrics>("/internal/metrics", { query: { include_anonymous: includeAnonymous ? "true" : undefined } });
+  }
+
+  /** @internal */
+  adminProjectFrom(json: Json): AdminProject {
     const c = json.config;
     const perms = (list: Json[] | undefined) => (list ?? []).map((p) => ({ id: p.id as string }));
     return {
@@ -211,13 +219,11 @@ export class StackAdminApp extends StackServerApp {
         await this.admin("/internal/projects/current", { method: "DELETE" });
       },
       transfer: async (user, newTeamId) => {
-        // Transfers are made by a signed-in owner on the internal project.
-        const tokens = await user.getAuthJson();
-        await this.api.send("/internal/projects/transfer", {
-          method: "POST",
-          body: { project_id: json.id, new_team_id: newTeamId },
-          headers: { "x-stack-project-id": "internal", ...(tokens.accessToken ? { "x-stack-access-token": tokens.accessToken } : {}) },
-        });
+        // A call of the signed-in owner on the internal project (their team_admin in the current owner team and
+        // membership of the new one are checked there), made with that user's own app and session.
+        const owner = currentUserSessions.get(user);
+        if (!owner) throw new Error(TRANSFER_NEEDS_INTERNAL_USER_MESSAGE);
+        await owner.api.send("/internal/projects/transfer", { method: "POST", body: { project_id: json.id, new_team_id: newTeamId }, session: owner.session });
       },
       getConfig: async () => JSON.parse((await this.admin<{ config_string: string }>("/internal/config")).config_string) as Json,
       updateConfig: async (config) => {
@@ -415,3 +421,16 @@ export class StackAdminApp extends StackServerApp {
     return this.admin(`/internal/ai-chat/${threadId}`);
   }
 }
+
+ownedProjectFactory.create = ({ json, session, options }) => {
+  const app = new StackAdminApp({
+    baseUrl: options.baseUrl,
+    projectId: json.id as string,
+    projectOwnerSession: session,
+    extraRequestHeaders: options.extraRequestHeaders,
+    fetch: options.fetch,
+    tokenStore: null,
+    noAutomaticPrefetch: true,
+  } as StackAdminAppConstructorOptions);
+  return Object.assign(app.adminProjectFrom(json), { app });
+};

@@ -63,6 +63,8 @@ import {
   type HandlerUrls,
 } from "./urls.ts";
 import { CLIENT_VERSION } from "./version.ts";
+import { projectUpdateBody } from "./project-body.ts";
+import type { AdminOwnedProject, AdminProjectCreateOptions } from "./admin-app.ts";
 import type {
   ActiveSession,
   ApiKeyCreationOptions,
@@ -71,6 +73,7 @@ import type {
   CurrentUser,
   EditableTeamMemberProfile,
   GetUserOptions,
+  InternalUserExtra,
   Item,
   ItemCustomer,
   KnownErrorOfName,
@@ -108,6 +111,9 @@ export const SCOPES_ON_NON_CURRENT_USER_MESSAGE = "Cannot add new scopes to a us
 export const featureNotSupportedMessage = (feature: string): string =>
   `${feature} is not currently supported. Please reach out to Stack support for more information.`;
 
+/** The project whose users are the dashboard's project owners. */
+export const INTERNAL_PROJECT_ID = "internal";
+
 /** Internal hooks for @vestibule/react (not part of the public API). */
 export const vestibuleInternals = Symbol.for("vestibule.sdk.internals");
 
@@ -137,6 +143,32 @@ export interface VestibuleInternals {
 }
 
 type TokensResponse = { access_token: string; refresh_token: string; is_new_user?: boolean; user_id?: string };
+
+/**
+ * @internal The API client and session behind each current user, for calls another app makes on the user's behalf
+ * (an admin project's `transfer(user, teamId)` is a call of that user on the internal project).
+ */
+export const currentUserSessions = new WeakMap<object, { readonly api: ApiClient; readonly session: CoreSession }>();
+
+/** @internal What an owned project is built from (see ownedProjectFactory). */
+export interface OwnedProjectSource {
+  /** The admin project JSON (`/internal/projects*`). */
+  readonly json: Json;
+  /** The owner's session on the internal project (the admin app refreshes it there). */
+  readonly session: CoreSession;
+  readonly options: StackClientAppConstructorOptions;
+}
+
+/**
+ * @internal Builds an owned project with its admin app. Filled in by admin-app.ts when it loads: a runtime import of
+ * the admin app here would be circular (the admin app extends this class).
+ */
+export const ownedProjectFactory: { create?: (source: OwnedProjectSource) => AdminOwnedProject } = {};
+
+function ownedProject(source: OwnedProjectSource): AdminOwnedProject {
+  if (!ownedProjectFactory.create) throw new Error("Owned projects need the admin app: import StackAdminApp from @vestibule/js.");
+  return ownedProjectFactory.create(source);
+}
 
 let anonymousIds = 0;
 
@@ -1037,7 +1069,20 @@ export class StackClientApp {
       getItem: async (itemId) => this.itemFrom(await this.caches.items.get([session, "user", json.id, itemId])),
       createCheckoutUrl: async (options) => this.createCheckoutUrl(session, "user", json.id, options),
     };
-    return user;
+    currentUserSessions.set(user, { api, session });
+    if (this.projectId !== INTERNAL_PROJECT_ID) return user;
+    const internal: InternalUserExtra = {
+      async listOwnedProjects() {
+        const r = await api.json<{ items: Json[] }>("/internal/projects", { session });
+        return r.items.map((p) => ownedProject({ json: p, session, options: app.options }));
+      },
+      async createProject(options: AdminProjectCreateOptions) {
+        const body = { ...projectUpdateBody(options), owner_team_id: options.teamId };
+        const created = await api.json<Json>("/internal/projects", { method: "POST", body, session });
+        return ownedProject({ json: created, session, options: app.options });
+      },
+    };
+    return Object.assign(user, internal);
   }
 
   /** @internal */

@@ -19,10 +19,13 @@ export {
   featureNotSupportedMessage,
 } from "./client-app.ts";
 export { StackServerApp, DATA_VAULT_UNEXPECTED_ERROR_MESSAGE } from "./server-app.ts";
-export { StackAdminApp } from "./admin-app.ts";
+export { StackAdminApp, TRANSFER_NEEDS_INTERNAL_USER_MESSAGE } from "./admin-app.ts";
 export type {
+  AdminMetrics,
+  AdminOwnedProject,
   AdminProject,
   AdminProjectConfig,
+  AdminProjectCreateOptions,
   AdminProjectUpdateOptions,
   InternalApiKey,
   InternalApiKeyCreateOptions,

@@ -4,6 +4,7 @@
  */
 import type { KnownErrors, Result, TokenPair } from "@vestibule/sdk-core";
 import type { HandlerUrls } from "./urls.ts";
+import type { AdminOwnedProject, AdminProjectCreateOptions } from "./admin-app.ts";
 
 export type KnownErrorOfName<N extends keyof typeof KnownErrors> = InstanceType<(typeof KnownErrors)[N]>;
 export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
@@ -376,6 +377,19 @@ export interface UserExtra {
   listTeams(): Promise<Team[]>;
 }
 export type CurrentUser = BaseUser & Auth & UserExtra & Customer;
+
+/**
+ * Calls of a user of the `internal` project (a dashboard user, who manages projects through their teams). The client
+ * app of the internal project returns users with these methods; the published SDK types them through the app's
+ * project-id type parameter, which this SDK does not carry, so narrow with `user as CurrentInternalUser`.
+ */
+export interface InternalUserExtra {
+  /** The projects this user manages (GET /internal/projects), each with an admin app acting as this user. */
+  listOwnedProjects(): Promise<AdminOwnedProject[]>;
+  /** Creates a project owned by one of the user's teams (POST /internal/projects). */
+  createProject(options: AdminProjectCreateOptions): Promise<AdminOwnedProject>;
+}
+export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
 export interface ServerUserExtra {
   readonly lastActiveAt: Date;
