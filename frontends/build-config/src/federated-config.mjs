@@ -3,8 +3,8 @@
  *
  * - Every app has an async boundary (`src/index.ts` only does `import("./bootstrap.tsx")`), so shared modules are
  *   negotiated before anything renders.
- * - React 19, react-dom, the SDK packages and the UI kit are MF singletons: host and remotes share one React, one
- *   session store and one theme.
+ * - React 19, react-dom, the SDK packages (@vestibule/sdk-core, /js, /react) and the UI kit are MF singletons: host
+ *   and remotes share one React, one session store, one provider context and one theme.
  * - No remote URL is baked into a build: hosts register remotes at run time from the manifest the server serves
  *   (`/remotes.json`), so remotes can move or be down without a rebuild.
  * - Remotes also build an index.html with a standalone harness, so each runs alone in development.
@@ -26,6 +26,7 @@ export const SHARED_SINGLETONS = {
   "react-dom/client": { singleton: true, requiredVersion: "^19.0.0" },
   "@vestibule/sdk-core": { singleton: true, requiredVersion: "^0.1.0" },
   "@vestibule/js": { singleton: true, requiredVersion: "^0.1.0" },
+  "@vestibule/react": { singleton: true, requiredVersion: "^0.1.0" },
   "@vestibule/ui": { singleton: true, requiredVersion: "^0.1.0" },
 };
 

@@ -182,19 +182,13 @@ interface MailboxItem {
 }
 
 /** The dev mailbox of this project (development only), listed by the frontends server after an admin check. */
-function DevMailbox({ adminApi, origin }: { adminApi: AreaProps["adminApi"]; origin: string }) {
+function DevMailbox({ adminHeaders, origin }: { adminHeaders: AreaProps["adminHeaders"]; origin: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const mail = useLoad(async () => {
-    const o = adminApi.options;
-    const headers: Record<string, string> = { "x-stack-project-id": o.projectId };
-    if (o.projectOwnerSession) {
-      const t = await o.projectOwnerSession.getOrFetchLikelyValidTokens();
-      if (t) headers["x-stack-admin-access-token"] = t.accessToken.token;
-    } else if (o.superSecretAdminKey) headers["x-stack-super-secret-admin-key"] = o.superSecretAdminKey;
-    const res = await fetch(`${origin}/dev-mailbox/messages`, { headers });
+    const res = await fetch(`${origin}/dev-mailbox/messages`, { headers: await adminHeaders() });
     if (!res.ok) throw new Error((await res.text()) || `The dev mailbox answered ${res.status}`);
     return ((await res.json()) as { items: MailboxItem[] }).items;
-  }, [adminApi, origin]);
+  }, [adminHeaders, origin]);
   const item = mail.value?.find((m) => m.id === open);
   return (
     <div className="vs-stack">
@@ -221,7 +215,7 @@ function DevMailbox({ adminApi, origin }: { adminApi: AreaProps["adminApi"]; ori
   );
 }
 
-export default function EmailsArea({ adminApp, adminApi, mode, frontendsOrigin }: AreaProps) {
+export default function EmailsArea({ adminApp, adminHeaders, mode, frontendsOrigin }: AreaProps) {
   useTitle("E-mails · Vestibule");
   const tabs: { id: Tab; title: string }[] = [
     { id: "sender", title: "Sender" },
@@ -246,7 +240,7 @@ export default function EmailsArea({ adminApp, adminApi, mode, frontendsOrigin }
         {tab === "sender" ? <Sender adminApp={adminApp} /> : null}
         {tab === "themes" || tab === "templates" || tab === "drafts" ? <Collection key={tab} kind={tab} adminApp={adminApp} /> : null}
         {tab === "sent" ? <SentLog adminApp={adminApp} /> : null}
-        {tab === "mailbox" ? <DevMailbox adminApi={adminApi} origin={frontendsOrigin ?? location.origin} /> : null}
+        {tab === "mailbox" ? <DevMailbox adminHeaders={adminHeaders} origin={frontendsOrigin ?? location.origin} /> : null}
       </Card>
       {mode !== "development" ? null : <Alert kind="info">Development mode: e-mails go to the dev mailbox instead of real inboxes.</Alert>}
     </div>

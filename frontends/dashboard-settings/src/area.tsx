@@ -3,16 +3,15 @@
  * another team of the owner, and deletion.
  */
 import { useState, type FormEvent } from "react";
-import { CLIENT_VERSION } from "@vestibule/js";
-import { ApiClient } from "@vestibule/sdk-core";
-import { Alert, Button, Card, Dialog, ErrorAlert, Link, Skeleton, Switch, TextField, loadRuntimeConfig, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
-export default function SettingsArea({ adminApp, adminApi, areaHref }: AreaProps) {
+export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
   useTitle("Project settings · Vestibule");
   const project = useLoad(() => adminApp.getProject(), [adminApp]);
   const [form, setForm] = useState<{ name: string; description: string } | null>(null);
   const [saved, setSaved] = useState(false);
-  const [newTeam, setNewTeam] = useState("");
+  const teams = useLoad(async () => (owner ? owner.listTeams() : []), [owner]);
+  const [chosenTeam, setNewTeam] = useState("");
   const [transferred, setTransferred] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [typed, setTyped] = useState("");
@@ -28,13 +27,11 @@ export default function SettingsArea({ adminApp, adminApi, areaHref }: AreaProps
     await project.reload();
   });
   const [transfer, transferState] = useAction(async () => {
-    // POST /internal/projects/transfer is a call of the signed-in owner on the internal project.
-    const config = await loadRuntimeConfig();
-    const owner = adminApi.options.projectOwnerSession;
-    if (!owner) throw new Error("Transfers need a signed-in owner (not available with an admin key).");
-    const internal = new ApiClient({ baseUrl: config.apiUrl, projectId: config.internalProjectId, publishableClientKey: config.internalPublishableClientKey, clientVersion: CLIENT_VERSION });
-    await internal.send("/internal/projects/transfer", { method: "POST", body: { project_id: p!.id, new_team_id: newTeam.trim() }, session: owner });
+    // A call of the signed-in owner on the internal project: they must be an admin of the current owner team and a
+    // member of the new one.
+    await p!.transfer(owner!, newTeam!);
     setTransferred(true);
+    await project.reload();
   });
   const [remove, removeState] = useAction(async () => {
     await p!.delete();
@@ -50,6 +47,8 @@ export default function SettingsArea({ adminApp, adminApi, areaHref }: AreaProps
     );
   }
   const problems = productionModeChecks(p.config);
+  const otherTeams = (teams.value ?? []).filter((t) => t.id !== p.ownerTeamId);
+  const newTeam = otherTeams.find((t) => t.id === chosenTeam)?.id ?? otherTeams[0]?.id;
   return (
     <div className="vs-stack">
       <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Project settings</h1>
@@ -88,13 +87,21 @@ export default function SettingsArea({ adminApp, adminApi, areaHref }: AreaProps
       <Card className="vs-section">
         <h2>Transfer</h2>
         <p className="vs-muted" style={{ margin: 0 }}>Move the project to another team you belong to (its members become the owners).</p>
-        <form className="vs-row" style={{ alignItems: "flex-end" }} noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (newTeam.trim()) void transfer(); }}>
-          <div style={{ flex: "1 1 260px" }}>
-            <TextField label="New owner team ID" value={newTeam} onChange={setNewTeam} />
-          </div>
-          <Button type="submit" loading={transferState.pending}>Transfer</Button>
-        </form>
-        <ErrorAlert error={transferState.error} />
+        {!owner ? (
+          <Alert kind="info">Transfers are made by a signed-in owner in the dashboard (this area runs with project keys).</Alert>
+        ) : teams.status === "loading" ? (
+          <Skeleton height={66} />
+        ) : otherTeams.length === 0 ? (
+          <Alert kind="info">You are not a member of another team. Create one in your account settings first.</Alert>
+        ) : (
+          <form className="vs-row" style={{ alignItems: "flex-end" }} noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); void transfer(); }}>
+            <div style={{ flex: "1 1 260px" }}>
+              <Select label="New owner team" value={newTeam} onChange={setNewTeam} options={otherTeams.map((t) => ({ value: t.id, label: t.displayName }))} />
+            </div>
+            <Button type="submit" loading={transferState.pending}>Transfer</Button>
+          </form>
+        )}
+        <ErrorAlert error={teams.error ?? transferState.error} />
         {transferred ? <Alert kind="success">The project was transferred.</Alert> : null}
       </Card>
       <Card className="vs-section">

@@ -15,6 +15,7 @@ import { FRONTEND_APPS, defaultManifest, type RuntimeConfig } from "@vestibule/b
 import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
 import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
+import { measure } from "../src/measure-size.ts";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const PASSWORD = "correct-horse-battery-7";
@@ -373,5 +374,15 @@ describe("dashboard areas standalone (development harness with the demo project'
       await shot(page, `standalone-${area}`);
     }
     await page.close();
+  });
+});
+
+describe("size", () => {
+  it("the sign-in page's initial JavaScript is under 150 KB gzipped (the dashboard shell's is measured too)", async () => {
+    const sizes = await measure(["/handler/sign-in", "/auth/sign-in"]);
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(`initial JS (gzip): sign-in page ${kb(sizes["/handler/sign-in"]!.gzip)}, dashboard shell ${kb(sizes["/auth/sign-in"]!.gzip)}`);
+    expect(sizes["/handler/sign-in"]!.files).toBeGreaterThan(3);
+    expect(sizes["/handler/sign-in"]!.gzip).toBeLessThan(150 * 1024);
   });
 });

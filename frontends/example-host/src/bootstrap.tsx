@@ -9,34 +9,43 @@ import { Suspense, lazy, type ComponentType } from "react";
 import { createRoot } from "react-dom/client";
 import { loadRemote, registerRemotes } from "@module-federation/enhanced/runtime";
 import { StackClientApp } from "@vestibule/js";
-import { Link, ThemeStyles, ThemeToggle, loadRuntimeConfig, loadRuntimeManifest, useLocation, useUserState } from "@vestibule/ui";
+import { StackProvider, useUser } from "@vestibule/react";
+import { Link, Skeleton, ThemeStyles, ThemeToggle, loadRuntimeConfig, loadRuntimeManifest, useLocation } from "@vestibule/ui";
 
 const BASE = "/example";
 
+/** The visitor's state, read with @vestibule/react's useUser (suspends while the user loads). */
+function Account({ app }: { app: StackClientApp }) {
+  const user = useUser();
+  if (!user) {
+    return (
+      <div className="vs-row">
+        <Link className="vs-btn vs-btn-primary" href={app.urls.signIn}>Sign in</Link>
+        <Link className="vs-btn" href={app.urls.signUp}>Sign up</Link>
+      </div>
+    );
+  }
+  return (
+    <>
+      <p data-testid="example-signed-in" style={{ margin: 0 }}>Signed in as {user.primaryEmail}</p>
+      <div className="vs-row">
+        <Link className="vs-btn" href={app.urls.accountSettings}>Account settings</Link>
+        <Link className="vs-btn" href={app.urls.signOut}>Sign out</Link>
+      </div>
+    </>
+  );
+}
+
 function Home({ app }: { app: StackClientApp }) {
-  const user = useUserState(app);
   return (
     <div className="vs-card vs-stack" style={{ maxWidth: 560, margin: "48px auto" }}>
       <h1 style={{ margin: 0 }}>Example app</h1>
       <p className="vs-muted" style={{ margin: 0 }}>
         This app brings its own layout and loads the sign-in pages from the Vestibule handler remote.
       </p>
-      {user.status === "loading" ? <p>Loading…</p> : null}
-      {user.status === "ok" && user.user ? (
-        <>
-          <p data-testid="example-signed-in">Signed in as {user.user.primaryEmail}</p>
-          <div className="vs-row">
-            <Link className="vs-btn" href={app.urls.accountSettings}>Account settings</Link>
-            <Link className="vs-btn" href={app.urls.signOut}>Sign out</Link>
-          </div>
-        </>
-      ) : null}
-      {user.status === "ok" && !user.user ? (
-        <div className="vs-row">
-          <Link className="vs-btn vs-btn-primary" href={app.urls.signIn}>Sign in</Link>
-          <Link className="vs-btn" href={app.urls.signUp}>Sign up</Link>
-        </div>
-      ) : null}
+      <Suspense fallback={<Skeleton height={40} />}>
+        <Account app={app} />
+      </Suspense>
     </div>
   );
 }
@@ -81,7 +90,11 @@ async function main(): Promise<void> {
       if (!mod) throw new Error("The handler pages could not be loaded.");
       return mod;
     });
-    root.render(<App app={app} HandlerPages={HandlerPages} />);
+    root.render(
+      <StackProvider app={app}>
+        <App app={app} HandlerPages={HandlerPages} />
+      </StackProvider>,
+    );
   } catch (err) {
     root.render(<p role="alert">The example app could not start: {(err as Error).message}</p>);
   }

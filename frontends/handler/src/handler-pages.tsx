@@ -10,8 +10,9 @@
  */
 import { Suspense, lazy, type ComponentType } from "react";
 import type { StackClientApp } from "@vestibule/js";
-import { ClientAppProvider, ThemeStyles, ThemeToggle, useLocation } from "@vestibule/ui";
-import { AuthCardSkeleton } from "./layout.tsx";
+import { StackProvider } from "@vestibule/react";
+import { ThemeStyles, ThemeToggle, useLocation } from "@vestibule/ui";
+import { AuthCardSkeleton, PageErrorBoundary } from "./layout.tsx";
 
 type PageModule = { default: ComponentType };
 
@@ -46,11 +47,15 @@ export default function HandlerPages({ app, fullPage = true }: HandlerPagesProps
   const rest = pathname.startsWith(`${base}/`) ? pathname.slice(base.length + 1).replace(/\/+$/, "") : pathname === base ? "" : null;
   const Page = rest === null ? NotFound : (lazyPages[rest === "" ? "sign-in" : rest] ?? NotFound);
   const content = (
-    <ClientAppProvider app={app}>
-      <Suspense fallback={<AuthCardSkeleton />}>
-        <Page />
-      </Suspense>
-    </ClientAppProvider>
+    <StackProvider app={app}>
+      {/* Pages read the project and the user with @vestibule/react's suspending hooks: a card-sized skeleton while
+          they load, the known error's message with "Try again" when they fail. */}
+      <PageErrorBoundary key={pathname}>
+        <Suspense fallback={<AuthCardSkeleton />}>
+          <Page />
+        </Suspense>
+      </PageErrorBoundary>
+    </StackProvider>
   );
   if (!fullPage) return content;
   return (

@@ -1,6 +1,6 @@
 /** Shared page layout of the handler pages: a centred card with a heading, and its same-size loading skeleton. */
 import { useEffect, useRef, type ReactNode } from "react";
-import { Card, Skeleton, useTitle } from "@vestibule/ui";
+import { Button, Card, ErrorAlert, ErrorBoundary, Skeleton, useTitle } from "@vestibule/ui";
 
 export function AuthCard({ title, subtitle, children, wide }: { title: string; subtitle?: ReactNode; children: ReactNode; wide?: boolean }) {
   useTitle(title);
@@ -41,5 +41,26 @@ export function AuthCardSkeleton() {
         </div>
       </Card>
     </div>
+  );
+}
+
+/**
+ * A page whose data could not be loaded (the project, the user: network down, a known error) shows the error's
+ * message in the page's card, with a way to try again, instead of an empty page.
+ */
+export function PageErrorBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary
+      fallback={(error) => (
+        <AuthCard title="Something went wrong">
+          <ErrorAlert error={error} />
+          <Button variant="primary" block onClick={() => location.reload()}>
+            Try again
+          </Button>
+        </AuthCard>
+      )}
+    >
+      {children}
+    </ErrorBoundary>
   );
 }

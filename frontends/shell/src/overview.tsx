@@ -1,16 +1,8 @@
 import type { StackAdminApp } from "@vestibule/js";
-import type { ApiClient } from "@vestibule/sdk-core";
 import { Card, ErrorAlert, Link, Skeleton, useLoad, useTitle } from "@vestibule/ui";
 
-interface Metrics {
-  total_users: number;
-  daily_users: { date: string; activity: number }[];
-  daily_active_users: { date: string; activity: number }[];
-  recently_registered?: { id: string; display_name?: string | null; primary_email?: string | null }[];
-}
-
 /** A bar chart in SVG: one bar per day, with an accessible table of the same numbers for screen readers. */
-export function BarChart({ title, points }: { title: string; points: { date: string; activity: number }[] }) {
+export function BarChart({ title, points }: { title: string; points: readonly { date: string; activity: number }[] }) {
   const w = 600;
   const h = 160;
   const max = Math.max(1, ...points.map((p) => p.activity));
@@ -47,9 +39,9 @@ export function BarChart({ title, points }: { title: string; points: { date: str
   );
 }
 
-export function OverviewPage({ adminApi, areaHref }: { adminApp: StackAdminApp; adminApi: ApiClient; areaHref: (s: string, p?: string) => string }) {
+export function OverviewPage({ adminApp, areaHref }: { adminApp: StackAdminApp; areaHref: (s: string, p?: string) => string }) {
   useTitle("Overview · Vestibule");
-  const metrics = useLoad(() => adminApi.json<Metrics>("/internal/metrics", { accessType: "admin" }), [adminApi]);
+  const metrics = useLoad(() => adminApp.getMetrics(), [adminApp]);
   const m = metrics.value;
   return (
     <div className="vs-stack">

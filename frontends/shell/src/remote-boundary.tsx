@@ -7,7 +7,7 @@ import { Component, Suspense, lazy, useMemo, useState, type ComponentType, type 
 import { Alert, Button, Skeleton } from "@vestibule/ui";
 import { loadFederated } from "./federation.ts";
 
-class Boundary extends Component<{ title: string; onRetry: () => void; children: ReactNode }, { error: unknown }> {
+export class Boundary extends Component<{ title: string; onRetry: () => void; children: ReactNode }, { error: unknown }> {
   override state: { error: unknown } = { error: null };
   static getDerivedStateFromError(error: unknown) {
     return { error };

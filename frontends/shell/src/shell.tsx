@@ -5,24 +5,31 @@
  *   /                              the owner's projects and project creation
  *   /projects/:id                  overview (sign-ups and active users per day)
  *   /projects/:id/<area>/*         one remote per area (users, teams, auth, keys, emails, settings)
+ *
+ * The signed-in owner comes from @vestibule/react (`useUser`, suspending while it loads); their projects from
+ * `user.listOwnedProjects()`, each with an admin app acting as them, which the areas receive.
  */
-import { useEffect, useMemo, useState } from "react";
-import type { CurrentUser, StackClientApp } from "@vestibule/js";
+import { Suspense, useEffect, useMemo, useState } from "react";
+import type { AdminOwnedProject, CurrentInternalUser, CurrentUser, StackClientApp } from "@vestibule/js";
+import { StackProvider, useUser } from "@vestibule/react";
 import {
+  Alert,
   Avatar,
-  Button,
+  ErrorAlert,
   Link,
+  Skeleton,
   ThemeStyles,
   ThemeToggle,
   createAdminHandles,
   matchPath,
+  ownerHeaders,
+  useLoad,
   useLocation,
-  useUserState,
   type AreaProps,
   type RuntimeConfig,
   type RuntimeManifest,
 } from "@vestibule/ui";
-import { AreaPlaceholder, RemoteModule } from "./remote-boundary.tsx";
+import { AreaPlaceholder, Boundary, RemoteModule } from "./remote-boundary.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { OverviewPage } from "./overview.tsx";
 
@@ -32,8 +39,10 @@ export interface ShellProps {
   readonly manifest: RuntimeManifest;
 }
 
-function UserMenu({ user, app }: { user: CurrentUser; app: StackClientApp }) {
+function UserMenu({ app }: { app: StackClientApp }) {
+  const user = useUser();
   const [open, setOpen] = useState(false);
+  if (!user) return null;
   return (
     <div style={{ position: "relative" }}>
       <button
@@ -48,7 +57,7 @@ function UserMenu({ user, app }: { user: CurrentUser; app: StackClientApp }) {
         <span className="vs-sr-only">Account menu of {user.primaryEmail ?? user.displayName ?? "you"}</span>
       </button>
       {open ? (
-        <div role="menu" className="vs-card" style={{ position: "absolute", right: 0, top: 40, zIndex: 5, padding: 8, minWidth: 220 }} onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
+        <div role="menu" className="vs-card" style={{ position: "absolute", right: 0, top: 40, zIndex: 5, padding: 8, minWidth: 220, maxWidth: "calc(100vw - 24px)" }} onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
           <div className="vs-muted" style={{ padding: "4px 8px", fontSize: ".85rem" }}>
             {user.displayName ?? user.primaryEmail}
             <br />
@@ -66,10 +75,10 @@ function UserMenu({ user, app }: { user: CurrentUser; app: StackClientApp }) {
   );
 }
 
-function TopBar({ user, app, projectName }: { user: CurrentUser | null; app: StackClientApp; projectName?: string }) {
+function TopBar({ app, projectName }: { app: StackClientApp; projectName?: string }) {
   return (
-    <header className="vs-spread" style={{ padding: "8px 16px", borderBottom: "1px solid var(--vs-border)", background: "var(--vs-surface)", minHeight: 56 }}>
-      <nav className="vs-row" aria-label="Dashboard">
+    <header className="vs-spread" style={{ padding: "8px 16px", borderBottom: "1px solid var(--vs-border)", background: "var(--vs-surface)", minHeight: 56, flexWrap: "nowrap" }}>
+      <nav className="vs-row" aria-label="Dashboard" style={{ minWidth: 0, flexWrap: "nowrap" }}>
         <Link href="/" style={{ fontWeight: 800, textDecoration: "none", color: "var(--vs-text)" }}>
           Vestibule
         </Link>
@@ -78,13 +87,17 @@ function TopBar({ user, app, projectName }: { user: CurrentUser | null; app: Sta
             <span aria-hidden="true" className="vs-muted">
               /
             </span>
-            <span style={{ fontWeight: 600 }}>{projectName}</span>
+            <span style={{ fontWeight: 600, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} title={projectName}>
+              {projectName}
+            </span>
           </>
         ) : null}
       </nav>
-      <div className="vs-row">
+      <div className="vs-row" style={{ flexWrap: "nowrap" }}>
         <ThemeToggle />
-        {user ? <UserMenu user={user} app={app} /> : null}
+        <Suspense fallback={<Skeleton width={44} height={36} />}>
+          <UserMenu app={app} />
+        </Suspense>
       </div>
     </header>
   );
@@ -107,22 +120,50 @@ function ProjectNav({ projectId, manifest, pathname }: { projectId: string; mani
   );
 }
 
-function ProjectRoutes({ app, user, config, manifest, projectId, pathname }: ShellProps & { user: CurrentUser; projectId: string; pathname: string }) {
-  const [tokens, setTokens] = useState<{ accessToken: string | null; refreshToken: string | null } | null>(null);
+type Owned = ReturnType<typeof useLoad<AdminOwnedProject[]>>;
+
+/**
+ * One project's pages. The admin app is the owned project's own (from the owner's project list); if that list could
+ * not be read, the areas still get an admin app acting as the owner and the API decides what they may do.
+ */
+function ProjectRoutes({ config, manifest, owner, owned, projectId, pathname }: Omit<ShellProps, "app"> & { owner: CurrentUser; owned: Owned; projectId: string; pathname: string }) {
+  const project = owned.value?.find((p) => p.id === projectId);
+  const listed = owned.status === "ok";
+  const [direct, setDirect] = useState<{ accessToken: string | null; refreshToken: string | null } | null>(null);
   useEffect(() => {
-    void user.getAuthJson().then(setTokens);
-  }, [user]);
-  const handles = useMemo(
-    () => (tokens ? createAdminHandles(config.apiUrl, projectId, { kind: "owner", tokens, internalPublishableClientKey: config.internalPublishableClientKey }) : null),
-    [tokens?.refreshToken, projectId, config],
-  );
+    if (owned.status === "error") void owner.getAuthJson().then(setDirect);
+  }, [owner, owned.status]);
+  const handles = useMemo(() => {
+    const accessToken = async () => (await owner.getAuthJson()).accessToken;
+    if (project) return { adminApp: project.app, adminHeaders: () => ownerHeaders(projectId, accessToken) };
+    if (!direct) return null;
+    return createAdminHandles(config.apiUrl, projectId, { kind: "owner", tokens: direct, internalPublishableClientKey: config.internalPublishableClientKey, accessToken });
+  }, [project, direct, owner, projectId, config]);
   const base = `/projects/${encodeURIComponent(projectId)}`;
   const areaHref = (segment: string, subPath = "") => `${base}/${segment}${subPath}`;
   const areaMatch = matchPath("/projects/:id/:area", pathname, { end: false });
   const remote = areaMatch ? manifest.areas.find((a) => a.area?.segment === areaMatch.area) : undefined;
+  if (listed && !project) {
+    return (
+      <div className="vs-stack">
+        <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Project not found</h1>
+        <Alert kind="warning">You do not manage a project with the ID {projectId}.</Alert>
+        <div>
+          <Link className="vs-btn" href="/">
+            Your projects
+          </Link>
+        </div>
+      </div>
+    );
+  }
   return (
     <>
       <ProjectNav projectId={projectId} manifest={manifest} pathname={pathname} />
+      {owned.status === "error" ? (
+        <div style={{ marginBottom: 16 }}>
+          <ErrorAlert error={owned.error} />
+        </div>
+      ) : null}
       {!handles ? (
         <AreaPlaceholder />
       ) : remote ? (
@@ -130,50 +171,67 @@ function ProjectRoutes({ app, user, config, manifest, projectId, pathname }: She
           key={remote.name}
           id={`${remote.name}/Area`}
           title={remote.area!.title}
-          props={{ adminApp: handles.adminApp, adminApi: handles.adminApi, project: { id: projectId, displayName: projectId }, basePath: areaHref(remote.area!.segment), mode: config.mode, areaHref }}
+          props={{
+            adminApp: handles.adminApp,
+            owner,
+            adminHeaders: handles.adminHeaders,
+            project: { id: projectId, displayName: project?.displayName ?? projectId },
+            basePath: areaHref(remote.area!.segment),
+            mode: config.mode,
+            areaHref,
+          }}
         />
       ) : areaMatch ? (
         <p>There is no such section.</p>
       ) : (
-        <OverviewPage adminApp={handles.adminApp} adminApi={handles.adminApi} areaHref={areaHref} />
+        <OverviewPage adminApp={handles.adminApp} areaHref={areaHref} />
       )}
     </>
   );
 }
 
-export function Shell(props: ShellProps) {
+/** Everything below the top bar for a signed-in owner (a signed-out visitor is sent to /auth/sign-in). */
+function SignedIn({ config, manifest, pathname, onProjectName }: Omit<ShellProps, "app"> & { pathname: string; onProjectName: (name: string | undefined) => void }) {
+  const user = useUser({ or: "redirect" }) as CurrentInternalUser;
+  const owned = useLoad(() => user.listOwnedProjects(), [user.id]);
+  const project = matchPath("/projects/:id", pathname, { end: false });
+  const name = project ? (owned.value?.find((p) => p.id === project.id)?.displayName ?? project.id) : undefined;
+  useEffect(() => onProjectName(name), [name, onProjectName]);
+  if (project) return <ProjectRoutes config={config} manifest={manifest} owner={user} owned={owned} projectId={project.id!} pathname={pathname} />;
+  return <ProjectsPage user={user} owned={owned} />;
+}
+
+function Frame(props: ShellProps) {
   const { app, manifest } = props;
   const { pathname } = useLocation();
-  const user = useUserState(app);
+  const [projectName, setProjectName] = useState<string | undefined>();
   const inAuth = pathname === "/auth" || pathname.startsWith("/auth/");
-  const signedOut = user.status === "ok" && !user.user;
-  useEffect(() => {
-    if (signedOut && !inAuth) void app.redirectToSignIn({ replace: true });
-  }, [signedOut, inAuth, app]);
-  const project = matchPath("/projects/:id", pathname, { end: false });
-
-  let main;
-  if (inAuth) {
-    main = <RemoteModule id={`${manifest.handler.name}/HandlerPages`} title="Sign-in pages" props={{ app, fullPage: false }} />;
-  } else if (user.status !== "ok" || !user.user) {
-    main = user.status === "error" ? <p role="alert">Could not load your account.</p> : <AreaPlaceholder />;
-  } else if (project) {
-    main = <ProjectRoutes {...props} user={user.user} projectId={project.id!} pathname={pathname} />;
-  } else {
-    main = <ProjectsPage config={props.config} user={user.user} />;
-  }
   return (
     <div className="vs-root">
       <ThemeStyles />
       <a className="vs-skip" href="#vs-main">
         Skip to content
       </a>
-      <TopBar user={user.status === "ok" ? user.user : null} app={app} projectName={project?.id} />
+      <TopBar app={app} projectName={inAuth ? undefined : projectName} />
       <main id="vs-main" style={{ maxWidth: 1200, margin: "0 auto", padding: inAuth ? 0 : "24px 16px" }}>
-        {main}
+        {inAuth ? (
+          <RemoteModule id={`${manifest.handler.name}/HandlerPages`} title="Sign-in pages" props={{ app, fullPage: false }} />
+        ) : (
+          <Boundary title="Your account" onRetry={() => location.reload()}>
+            <Suspense fallback={<AreaPlaceholder />}>
+              <SignedIn config={props.config} manifest={manifest} pathname={pathname} onProjectName={setProjectName} />
+            </Suspense>
+          </Boundary>
+        )}
       </main>
     </div>
   );
 }
 
-export { Button };
+export function Shell(props: ShellProps) {
+  return (
+    <StackProvider app={props.app}>
+      <Frame {...props} />
+    </StackProvider>
+  );
+}

@@ -2,8 +2,7 @@
  * The contract between the dashboard shell and its area remotes. Each remote exposes `./Area`, a component that
  * receives these props; it renders under `basePath` (e.g. /projects/<id>/users) and routes below it itself.
  */
-import type { StackAdminApp } from "@vestibule/js";
-import type { ApiClient } from "@vestibule/sdk-core";
+import type { CurrentUser, StackAdminApp } from "@vestibule/js";
 
 export const AREA_CONTRACT_VERSION = 1;
 
@@ -13,13 +12,18 @@ export interface DashboardProject {
 }
 
 export interface AreaProps {
-  /** Admin app of the project (the owner's session, or an admin key in standalone development). */
+  /** Admin app of the project (acting as the signed-in owner, or with the project's keys in standalone development). */
   readonly adminApp: StackAdminApp;
   /**
-   * The same credentials as a raw /api/v1 client, for calls the SDK has no method for yet (GET /internal/metrics).
-   * Always pass `accessType: "admin"`.
+   * The signed-in owner (a user of the internal project), for calls they make themselves (project transfer); null in
+   * standalone development, where the area runs with project keys.
    */
-  readonly adminApi: ApiClient;
+  readonly owner: CurrentUser | null;
+  /**
+   * Headers proving admin rights on the project (x-stack-project-id plus the owner's admin access token or the admin
+   * key), for the frontends server's development tools (the dev mailbox listing), which are not part of the API.
+   */
+  readonly adminHeaders: () => Promise<Record<string, string>>;
   readonly project: DashboardProject;
   /** Path the area is mounted at, without a trailing slash. */
   readonly basePath: string;

@@ -30,12 +30,11 @@ export {
 } from "./components.tsx";
 export type { ButtonProps, TextFieldProps } from "./components.tsx";
 export { CursorTable, Table } from "./data-table.tsx";
+export { AsyncSection, ErrorBoundary } from "./error-boundary.tsx";
 export type { Column, Page } from "./data-table.tsx";
-export { ClientAppProvider, useClientApp, useUserState } from "./sdk-hooks.tsx";
-export type { UserState } from "./sdk-hooks.tsx";
 export { AREA_CONTRACT_VERSION } from "./area.ts";
 export type { AreaProps, DashboardProject } from "./area.ts";
-export { createAdminHandles } from "./admin-session.ts";
+export { createAdminHandles, ownerHeaders } from "./admin-session.ts";
 export type { AdminCredentials, AdminHandles } from "./admin-session.ts";
 export { productionModeChecks } from "./production-checks.ts";
 export type { DomainSettings, ProductionCheck } from "./production-checks.ts";

@@ -46,7 +46,8 @@ export async function mountStandaloneArea(Area: ComponentType<AreaProps>, title:
       <main id="vs-main" style={{ maxWidth: 1200, margin: "0 auto", padding: "24px 16px" }}>
         <Area
           adminApp={handles.adminApp}
-          adminApi={handles.adminApi}
+          owner={null}
+          adminHeaders={handles.adminHeaders}
           project={{ id: config.projectId, displayName: config.projectId }}
           basePath={basePath}
           mode={config.mode ?? "development"}

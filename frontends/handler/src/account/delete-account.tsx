@@ -1,9 +1,10 @@
 import { useState } from "react";
 import type { CurrentUser } from "@vestibule/js";
-import { Alert, Button, Dialog, ErrorAlert, TextField, useAction, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Button, Dialog, ErrorAlert, TextField, useAction } from "@vestibule/ui";
 
 export function DeleteAccountSection({ user }: { user: CurrentUser }) {
-  const app = useClientApp();
+  const app = useStackApp();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [remove, state] = useAction(async () => {

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from "react";
 import type { ContactChannel, CurrentUser } from "@vestibule/js";
-import { Alert, Button, ErrorAlert, Skeleton, TextField, useAction, useLoad } from "@vestibule/ui";
+import { useContactChannels } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, TextField, useAction } from "@vestibule/ui";
 import { emailError } from "../validation.ts";
 
-function ChannelRow({ channel, onChange }: { channel: ContactChannel; onChange: () => Promise<void> }) {
+/** One address; its actions refresh the cached list (useContactChannels re-renders). */
+function ChannelRow({ channel }: { channel: ContactChannel }) {
   const [sent, setSent] = useState(false);
   const [act, state] = useAction(async (what: "verify" | "primary" | "auth" | "delete") => {
     if (what === "verify") {
@@ -12,7 +14,6 @@ function ChannelRow({ channel, onChange }: { channel: ContactChannel; onChange: 
     } else if (what === "primary") await channel.update({ isPrimary: true });
     else if (what === "auth") await channel.update({ usedForAuth: !channel.usedForAuth });
     else await channel.delete();
-    await onChange();
   });
   return (
     <li className="vs-stack" style={{ gap: 6, padding: "12px 0", borderBottom: "1px solid var(--vs-border)" }}>
@@ -51,32 +52,22 @@ function ChannelRow({ channel, onChange }: { channel: ContactChannel; onChange: 
 }
 
 export function EmailsSection({ user }: { user: CurrentUser }) {
-  const channels = useLoad(() => user.listContactChannels(), [user]);
+  const channels = useContactChannels();
   const [value, setValue] = useState("");
   const [touched, setTouched] = useState(false);
   const [add, addState] = useAction(async () => {
     await user.createContactChannel({ type: "email", value: value.trim(), usedForAuth: false });
     setValue("");
     setTouched(false);
-    await channels.reload();
   });
   return (
     <div className="vs-stack">
       <h2>E-mail addresses</h2>
-      {channels.status === "loading" ? (
-        <div className="vs-stack" aria-busy="true">
-          <Skeleton height={48} />
-          <Skeleton height={48} />
-        </div>
-      ) : null}
-      <ErrorAlert error={channels.error} />
-      {channels.value ? (
-        <ul style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Your e-mail addresses">
-          {channels.value.map((c) => (
-            <ChannelRow key={c.id} channel={c} onChange={channels.reload} />
-          ))}
-        </ul>
-      ) : null}
+      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Your e-mail addresses">
+        {channels.map((c) => (
+          <ChannelRow key={c.id} channel={c} />
+        ))}
+      </ul>
       <form
         className="vs-row"
         style={{ alignItems: "flex-end" }}

@@ -1,22 +1,20 @@
 import type { CurrentUser } from "@vestibule/js";
-import { Button, ErrorAlert, Table, useAction, useLoad } from "@vestibule/ui";
+import { useActiveSessions } from "@vestibule/react";
+import { Button, ErrorAlert, Table, useAction } from "@vestibule/ui";
 
 const when = (d: Date | undefined) => (d ? d.toLocaleString() : "—");
 
 export function SessionsSection({ user }: { user: CurrentUser }) {
-  const sessions = useLoad(() => user.getActiveSessions(), [user]);
-  const [revoke, state] = useAction(async (id: string) => {
-    await user.revokeSession(id);
-    await sessions.reload();
-  });
+  const sessions = useActiveSessions();
+  // revokeSession refreshes the cached list, so the table updates by itself.
+  const [revoke, state] = useAction((id: string) => user.revokeSession(id));
   return (
     <div className="vs-stack">
       <h2>Active sessions</h2>
-      <ErrorAlert error={sessions.error ?? state.error} />
+      <ErrorAlert error={state.error} />
       <Table
         caption="Your active sessions"
-        rows={sessions.value ?? []}
-        loadingRows={sessions.status === "loading" ? 2 : 0}
+        rows={sessions}
         rowKey={(s) => s.id}
         columns={[
           { key: "where", header: "Session", render: (s) => <span>{s.isCurrentSession ? <strong>This device</strong> : (s.geoInfo?.cityName ?? s.geoInfo?.ip ?? "Another device")}{s.isImpersonation ? " (impersonation)" : ""}</span> },

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from "react";
 import type { CurrentUser, Project, Team } from "@vestibule/js";
-import { Alert, Button, ErrorAlert, Skeleton, Table, TextField, useAction, useLoad } from "@vestibule/ui";
+import { useTeams } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Table, TextField, useAction, useLoad } from "@vestibule/ui";
 import { emailError } from "../validation.ts";
 
-function TeamPanel({ team, user, onLeft }: { team: Team; user: CurrentUser; onLeft: () => Promise<void> }) {
+function TeamPanel({ team, user }: { team: Team; user: CurrentUser }) {
   const members = useLoad(() => team.listUsers(), [team]);
   const canInvite = useLoad(() => user.hasPermission(team, "$invite_members"), [team, user]);
   const [email, setEmail] = useState("");
@@ -15,10 +16,7 @@ function TeamPanel({ team, user, onLeft }: { team: Team; user: CurrentUser; onLe
     setEmail("");
     setTouched(false);
   });
-  const [leave, leaveState] = useAction(async () => {
-    await user.leaveTeam(team);
-    await onLeft();
-  });
+  const [leave, leaveState] = useAction(() => user.leaveTeam(team));
   return (
     <section className="vs-card vs-stack" aria-label={`Team ${team.displayName}`} style={{ padding: 16 }}>
       <div className="vs-spread">
@@ -65,24 +63,22 @@ function TeamPanel({ team, user, onLeft }: { team: Team; user: CurrentUser; onLe
 }
 
 export function TeamsSection({ user, project }: { user: CurrentUser; project: Project }) {
-  const teams = useLoad(() => user.listTeams(), [user]);
+  // createTeam and leaveTeam refresh the cached list; useTeams re-renders.
+  const teams = useTeams();
   const [name, setName] = useState("");
   const [touched, setTouched] = useState(false);
   const [create, createState] = useAction(async () => {
     await user.createTeam({ displayName: name.trim() });
     setName("");
     setTouched(false);
-    await teams.reload();
   });
   const nameError = touched && !name.trim() ? "Please enter a team name." : null;
   return (
     <div className="vs-stack">
       <h2>Teams</h2>
-      <ErrorAlert error={teams.error} />
-      {teams.status === "loading" ? <Skeleton height={120} /> : null}
-      {teams.value?.length === 0 ? <p className="vs-muted" style={{ margin: 0 }}>You are not a member of any team.</p> : null}
-      {(teams.value ?? []).map((t) => (
-        <TeamPanel key={t.id} team={t} user={user} onLeft={teams.reload} />
+      {teams.length === 0 ? <p className="vs-muted" style={{ margin: 0 }}>You are not a member of any team.</p> : null}
+      {teams.map((t) => (
+        <TeamPanel key={t.id} team={t} user={user} />
       ))}
       {project.config.clientTeamCreationEnabled ? (
         <form

@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import type { CurrentUser, Project } from "@vestibule/js";
-import { ErrorAlert, Skeleton, useClientApp, useLoad, useLocation, useUserState, navigate } from "@vestibule/ui";
-import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { useProject, useUser } from "@vestibule/react";
+import { AsyncSection, Skeleton, navigate, useLocation } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
 import { ProfileSection } from "../account/profile.tsx";
 import { EmailsSection } from "../account/emails.tsx";
 import { PasswordSection } from "../account/password.tsx";
@@ -33,25 +34,11 @@ const TABS: readonly Tab[] = [
 
 /** The signed-in user's settings, one tab per topic (`?tab=`); a signed-out visitor is sent to sign in and back. */
 export default function AccountSettings() {
-  const app = useClientApp();
-  const user = useUserState();
-  const project = useLoad(() => app.getProject(), [app]);
+  // A signed-out visitor is sent to sign in (and back here afterwards); the page waits meanwhile.
+  const u = useUser({ or: "redirect" });
+  const p = useProject();
   const { search, pathname } = useLocation();
-  const signedOut = user.status === "ok" && !user.user;
-  useEffect(() => {
-    if (signedOut) void app.redirectToSignIn({ replace: true });
-  }, [app, signedOut]);
   const [, force] = useState(0);
-  if (user.status === "loading" || project.status === "loading" || signedOut) return <AuthCardSkeleton />;
-  if (user.status === "error" || !project.value) {
-    return (
-      <AuthCard title="Account settings">
-        <ErrorAlert error={user.status === "error" ? user.error : project.error} />
-      </AuthCard>
-    );
-  }
-  const u = user.user!;
-  const p = project.value;
   const tabs = TABS.filter((t) => t.show(p));
   const active = tabs.find((t) => t.id === search.get("tab")) ?? tabs[0]!;
   const select = (id: string) => {
@@ -87,7 +74,10 @@ export default function AccountSettings() {
         ))}
       </div>
       <section role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="vs-section" style={{ minHeight: 280 }}>
-        {active.render(u, p)}
+        {/* Sections read cached lists with suspending hooks: only the panel waits (a placeholder of its size) or fails. */}
+        <AsyncSection key={active.id} fallback={<SectionSkeleton />}>
+          {active.render(u, p)}
+        </AsyncSection>
       </section>
     </AuthCard>
   );

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
-import { Alert, Button, ErrorAlert, Link, useAction, useClientApp, useUserState } from "@vestibule/ui";
-import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { useStackApp, useUser } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, useAction } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
 import { useQueryCode } from "../one-time.ts";
 
 /**
@@ -9,15 +10,14 @@ import { useQueryCode } from "../one-time.ts";
  * signed-in user's session is handed to it (POST /auth/cli/complete) only after an explicit click.
  */
 export default function CliAuthConfirm() {
-  const app = useClientApp();
-  const user = useUserState();
+  const app = useStackApp();
+  const user = useUser();
   const loginCode = useQueryCode("login_code", { remove: false });
   const [done, setDone] = useState(false);
   const [confirm, state] = useAction(async () => {
     await app.confirmCliLogin(loginCode!);
     setDone(true);
   });
-  if (user.status === "loading") return <AuthCardSkeleton />;
   if (!loginCode) {
     return (
       <AuthCard title="Authorize the CLI">
@@ -25,7 +25,7 @@ export default function CliAuthConfirm() {
       </AuthCard>
     );
   }
-  if (user.status !== "ok" || !user.user) {
+  if (!user) {
     const q = `?${AFTER_AUTH_RETURN_TO_PARAM}=${encodeURIComponent(location.pathname + location.search)}`;
     return (
       <AuthCard title="Authorize the CLI" subtitle="Sign in to let the command-line tool act as you.">
@@ -43,7 +43,7 @@ export default function CliAuthConfirm() {
     );
   }
   return (
-    <AuthCard title="Authorize the CLI" subtitle={`A command-line tool asks to sign in as ${user.user.primaryEmail ?? "you"}.`}>
+    <AuthCard title="Authorize the CLI" subtitle={`A command-line tool asks to sign in as ${user.primaryEmail ?? "you"}.`}>
       <Alert kind="warning">Only continue if you started this login yourself.</Alert>
       <ErrorAlert error={state.error} />
       <div className="vs-row">

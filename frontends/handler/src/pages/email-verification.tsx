@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
-import { Alert, ErrorAlert, Link, Spinner, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, ErrorAlert, Link, Spinner } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { once, useQueryCode } from "../one-time.ts";
 
 /** Opened from the verification e-mail: `?code=` verifies the address (the code is removed from the address bar). */
 export default function EmailVerification() {
-  const app = useClientApp();
+  const app = useStackApp();
   const code = useQueryCode("code", { remove: true });
   const [state, setState] = useState<{ status: "pending" } | { status: "ok" } | { status: "error"; error: unknown }>({ status: "pending" });
   useEffect(() => {

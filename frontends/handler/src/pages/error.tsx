@@ -1,5 +1,6 @@
 import { KnownError } from "@vestibule/js";
-import { Alert, Link, useClientApp, useLocation } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Link, useLocation } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 
 /**
@@ -7,7 +8,7 @@ import { AuthCard } from "../layout.tsx";
  * known code shows its catalogue message.
  */
 export default function ErrorPage() {
-  const app = useClientApp();
+  const app = useStackApp();
   const { search } = useLocation();
   const code = search.get("errorCode") ?? search.get("error_code");
   const message = search.get("message") ?? search.get("error_description");

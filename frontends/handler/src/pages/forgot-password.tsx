@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from "react";
-import { Alert, Button, ErrorAlert, Link, TextField, useAction, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, TextField, useAction } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { emailError } from "../validation.ts";
 
 export default function ForgotPassword() {
-  const app = useClientApp();
+  const app = useStackApp();
   const [email, setEmail] = useState("");
   const [touched, setTouched] = useState(false);
   const [sent, setSent] = useState(false);

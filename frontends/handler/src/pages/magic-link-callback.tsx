@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
-import { Alert, ErrorAlert, Link, Spinner, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, ErrorAlert, Link, Spinner } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { once, useQueryCode } from "../one-time.ts";
 
 /** Opened from the magic-link e-mail: `?code=` signs the visitor in, then the SDK redirects. */
 export default function MagicLinkCallback() {
-  const app = useClientApp();
+  const app = useStackApp();
   const code = useQueryCode("code", { remove: true });
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from "react";
-import { Alert, Button, ErrorAlert, Link, TextField, useAction, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, TextField, useAction } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 
 /** Second step of a sign-in with two-factor authentication: the 6-digit code of the authenticator app. */
 export default function Mfa() {
-  const app = useClientApp();
+  const app = useStackApp();
   const [attemptCode] = useState(() => app.getMfaAttemptCode());
   const [otp, setOtp] = useState("");
   const [verify, state] = useAction(async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Alert, Link, Spinner, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Link, Spinner } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { once } from "../one-time.ts";
 
@@ -8,7 +9,7 @@ import { once } from "../one-time.ts";
  * PKCE verifier cookie, exchanges the code and redirects. Shown only when that fails.
  */
 export default function OAuthCallback() {
-  const app = useClientApp();
+  const app = useStackApp();
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     once("oauth-callback", () => app.callOAuthCallback()).then(

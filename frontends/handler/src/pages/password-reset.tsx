@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Alert, Button, ErrorAlert, Link, PasswordField, Spinner, useAction, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, PasswordField, Spinner, useAction } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { once, useQueryCode } from "../one-time.ts";
 import { confirmationError, passwordError } from "../validation.ts";
 
 /** Opened from the reset e-mail: checks `?code=` first, then sets the new password. */
 export default function PasswordReset() {
-  const app = useClientApp();
+  const app = useStackApp();
   const code = useQueryCode("code", { remove: true });
   const [check, setCheck] = useState<"pending" | "ok" | unknown>("pending");
   const [password, setPassword] = useState("");

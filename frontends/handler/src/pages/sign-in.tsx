@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
-import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useClientApp, useLoad, useLocation, useUserState } from "@vestibule/ui";
-import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { useProject, useStackApp, useUser } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useLocation } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
 import { ExternalMethods, MagicLinkForm } from "../methods.tsx";
 import { emailError, passwordError } from "../validation.ts";
 
@@ -12,10 +13,10 @@ export function withReturnTo(href: string, search: URLSearchParams): string {
 }
 
 export default function SignIn() {
-  const app = useClientApp();
+  const app = useStackApp();
   const { search } = useLocation();
-  const project = useLoad(() => app.getProject(), [app]);
-  const user = useUserState();
+  const p = useProject();
+  const user = useUser();
   const [method, setMethod] = useState<"password" | "code">("password");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -25,19 +26,9 @@ export default function SignIn() {
     if (r.status === "error") throw r.error;
   });
 
-  if (project.status === "loading" || user.status === "loading") return <AuthCardSkeleton />;
-  if (!project.value) {
+  if (user) {
     return (
-      <AuthCard title="Sign in">
-        <ErrorAlert error={project.error} />
-        <Button onClick={() => void project.reload()}>Try again</Button>
-      </AuthCard>
-    );
-  }
-  const p = project.value;
-  if (user.status === "ok" && user.user) {
-    return (
-      <AuthCard title="You are signed in" subtitle={`as ${user.user.primaryEmail ?? user.user.displayName ?? "a user"}`}>
+      <AuthCard title="You are signed in" subtitle={`as ${user.primaryEmail ?? user.displayName ?? "a user"}`}>
         <Link className="vs-btn vs-btn-primary vs-btn-block" href={search.get(AFTER_AUTH_RETURN_TO_PARAM) ?? app.urls.afterSignIn}>
           Continue
         </Link>

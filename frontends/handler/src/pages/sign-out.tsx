@@ -1,11 +1,12 @@
 import { useEffect } from "react";
-import { ErrorAlert, Spinner, useAction, useClientApp } from "@vestibule/ui";
+import { useStackApp } from "@vestibule/react";
+import { ErrorAlert, Spinner, useAction } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { once } from "../one-time.ts";
 
 /** Signs the current user out on arrival (invalidates the session, clears the tokens), then goes to after-sign-out. */
 export default function SignOut() {
-  const app = useClientApp();
+  const app = useStackApp();
   const [run, state] = useAction(() => once("sign-out", () => app.signOut()));
   useEffect(() => void run(), [run]);
   return (

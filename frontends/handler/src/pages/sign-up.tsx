@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from "react";
-import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useClientApp, useLoad, useLocation, useUserState } from "@vestibule/ui";
-import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { useProject, useStackApp, useUser } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useLocation } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
 import { ExternalMethods, MagicLinkForm } from "../methods.tsx";
 import { confirmationError, emailError, passwordError } from "../validation.ts";
 import { withReturnTo } from "./sign-in.tsx";
 
 export default function SignUp() {
-  const app = useClientApp();
+  const app = useStackApp();
   const { search } = useLocation();
-  const project = useLoad(() => app.getProject(), [app]);
-  const user = useUserState();
+  const p = useProject();
+  const user = useUser();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
@@ -18,15 +19,6 @@ export default function SignUp() {
     const r = await app.signUpWithCredential({ email: email.trim(), password });
     if (r.status === "error") throw r.error;
   });
-  if (project.status === "loading" || user.status === "loading") return <AuthCardSkeleton />;
-  if (!project.value) {
-    return (
-      <AuthCard title="Create an account">
-        <ErrorAlert error={project.error} />
-      </AuthCard>
-    );
-  }
-  const p = project.value;
   const signInLink = (
     <>
       Already have an account? <Link href={withReturnTo(app.urls.signIn, search)}>Sign in</Link>
@@ -39,9 +31,9 @@ export default function SignUp() {
       </AuthCard>
     );
   }
-  if (user.status === "ok" && user.user) {
+  if (user) {
     return (
-      <AuthCard title="You are signed in" subtitle={`as ${user.user.primaryEmail ?? "a user"}`}>
+      <AuthCard title="You are signed in" subtitle={`as ${user.primaryEmail ?? "a user"}`}>
         <Link className="vs-btn vs-btn-primary vs-btn-block" href={app.urls.afterSignUp}>
           Continue
         </Link>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
-import { Alert, Button, ErrorAlert, Link, Spinner, useAction, useClientApp, useUserState } from "@vestibule/ui";
-import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
+import { useStackApp, useUser } from "@vestibule/react";
+import { Alert, Button, ErrorAlert, Link, Spinner, useAction } from "@vestibule/ui";
+import { AuthCard } from "../layout.tsx";
 import { once, useQueryCode } from "../one-time.ts";
 
 /**
@@ -9,9 +10,8 @@ import { once, useQueryCode } from "../one-time.ts";
  * stays in the address for that); a signed-in one sees the team's name and accepts or declines.
  */
 export default function TeamInvitation() {
-  const app = useClientApp();
-  const user = useUserState();
-  const signedIn = user.status === "ok" && user.user !== null;
+  const app = useStackApp();
+  const signedIn = useUser() !== null;
   const code = useQueryCode("code", { remove: false });
   const [details, setDetails] = useState<{ teamDisplayName: string } | null>(null);
   const [detailsError, setDetailsError] = useState<unknown>(null);
@@ -29,7 +29,6 @@ export default function TeamInvitation() {
       setDetailsError,
     );
   }, [app, code, signedIn]);
-  if (user.status === "loading") return <AuthCardSkeleton />;
   if (!code) {
     return (
       <AuthCard title="Team invitation">
