@@ -16,7 +16,8 @@ import { teamStore } from "./store/team-store.ts";
  * The identity events this service follows, each a durable, idempotent consumer (consumeEvents records the event id
  * in the handler's transaction, so a redelivered event changes nothing, however often it comes):
  *  - identity.user.created.v1 → the project's user_default_permissions (rbac.defaultPermissions.signUp), and with
- *    create_team_on_sign_up a personal team ("<name or e-mail>'s Team") with the user as creator, selected for them;
+ *    create_team_on_sign_up a personal team ("<name or e-mail>'s Team") with the user as creator, selected for them
+ *    unless they selected a team in the meantime;
  *  - identity.user.deleted.v1 → the user's memberships (their grants with them) and project grants go, and a tombstone
  *    keeps a late or concurrent request from adding them back;
  *  - identity.project.deleted.v1 → every team, membership, grant and invitation of the project goes.
@@ -65,6 +66,7 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
               id: newId(),
               projectId,
               creatorUserId: user.id,
+              select: "if-none",
               display_name: personalTeamName({ displayName: user.displayName, primaryEmail: user.primaryEmail }),
               profile_image_url: null,
               client_metadata: null,

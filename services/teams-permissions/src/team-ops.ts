@@ -91,20 +91,22 @@ export async function addMember(
 /**
  * Creates a team; with a creator, adds them with the creator's default permissions and selects the team for them
  * (identity owns `selected_team_id`; the call is made inside the transaction, so a failure rolls the team back and the
- * caller can retry cleanly). TEAM_ALREADY_EXISTS when the id is taken.
+ * caller can retry cleanly). `select: "if-none"` (the personal team, created asynchronously after sign-up) leaves a
+ * selection the user already made alone. TEAM_ALREADY_EXISTS when the id is taken.
  */
 export async function createTeam(
   rt: TeamsRuntime,
   tx: PoolClient,
   settings: ProjectSettings,
-  t: TeamFields & { id: string; projectId: string; creatorUserId?: string },
+  t: TeamFields & { id: string; projectId: string; creatorUserId?: string; select?: "always" | "if-none" },
 ): Promise<TeamRow> {
   const row = await teamStore.insert(tx, { ...t, project_id: t.projectId });
   if (!row) throw knownError("TEAM_ALREADY_EXISTS", { team_id: t.id });
   await rt.ctx.outbox.enqueue(tx, TeamsEvents.teamCreated, { team: teamMessage(row), creatorUserId: t.creatorUserId ?? "" }, { projectId: t.projectId });
   if (t.creatorUserId) {
     await addMember(rt, tx, settings, { projectId: t.projectId, teamId: row.id, userId: t.creatorUserId, kind: "creator" });
-    await rt.identity.users.updateUser({ projectId: t.projectId, userId: t.creatorUserId, selectedTeamId: { value: row.id } });
+    const keep = t.select === "if-none" && (await rt.identity.users.getUser({ projectId: t.projectId, userId: t.creatorUserId })).user?.selectedTeamId;
+    if (!keep) await rt.identity.users.updateUser({ projectId: t.projectId, userId: t.creatorUserId, selectedTeamId: { value: row.id } });
   }
   return row;
 }
