@@ -6,12 +6,14 @@ import { runWithContext } from "@vestibule/shared/context";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
 import { decodeEnvelope } from "@vestibule/shared/events";
 import { compileRequestValidator } from "./validation/index.ts";
-import { authenticateRequest, noProjectOwnership, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { authenticateRequest, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
 import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { TeamCache } from "./auth/team-cache.ts";
+import { OwnerTeamCache } from "./auth/project-ownership.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
@@ -39,6 +41,7 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
+  readonly teams: TeamCache;
   close(): Promise<void>;
 }
 
@@ -66,7 +69,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
-  const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
+  const teams = new TeamCache(clients);
+  const ownerTeams = new OwnerTeamCache(clients);
+  const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -123,7 +128,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, teams }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -164,6 +169,29 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
       }),
+      await deps.bus.broadcast({
+        subject: "teams_permissions.team.>",
+        handler: (msg) => {
+          const env = decodeEnvelope(msg.data);
+          const teamId = decodeTeamEvent(env.type, env.payload);
+          if (teamId) teams.invalidate(env.projectId, teamId);
+          if (env.projectId === "internal" && env.type === "teams_permissions.team.deleted.v1") ownerTeams.clear();
+        },
+        onReset: () => {
+          teams.clear();
+          ownerTeams.clear();
+        },
+      }),
+      await deps.bus.broadcast({
+        subject: "teams_permissions.membership.>",
+        handler: (msg) => {
+          const env = decodeEnvelope(msg.data);
+          if (env.projectId !== "internal") return;
+          const userId = decodeMembershipEvent(env.type, env.payload);
+          if (userId) ownerTeams.invalidateUser(userId);
+        },
+        onReset: () => ownerTeams.clear(),
+      }),
     );
   }
 
@@ -174,6 +202,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
+    teams,
     async close() {
       await app.close();
       await usage.close();
@@ -193,7 +222,7 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher },
+  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher; teams: TeamCache },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -230,6 +259,7 @@ function registerRoute(
           projects: state.projects,
           keys: state.keys,
           users: state.users,
+          teams: state.teams,
           refreshes: state.refreshes,
           config: deps.config,
           clientIp: req.ip,
@@ -244,12 +274,28 @@ function registerRoute(
 import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { MembershipAddedSchema, MembershipRemovedSchema, TeamCreatedSchema, TeamDeletedSchema, TeamUpdatedSchema } from "@vestibule/proto/teams_permissions/v1/events";
 
 /** The user id an identity.user.* event is about. */
 function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {
   if (type === "identity.user.updated.v1") return fromBinary(UserUpdatedSchema, payload).user?.id;
   if (type === "identity.user.deleted.v1") return fromBinary(UserDeletedSchema, payload).userId;
   if (type === "identity.user.created.v1") return fromBinary(UserCreatedSchema, payload).user?.id;
+  return undefined;
+}
+
+/** The team id a teams_permissions.team.* event is about. */
+function decodeTeamEvent(type: string, payload: Uint8Array): string | undefined {
+  if (type === "teams_permissions.team.updated.v1") return fromBinary(TeamUpdatedSchema, payload).team?.id;
+  if (type === "teams_permissions.team.deleted.v1") return fromBinary(TeamDeletedSchema, payload).teamId;
+  if (type === "teams_permissions.team.created.v1") return fromBinary(TeamCreatedSchema, payload).team?.id;
+  return undefined;
+}
+
+/** The user id a teams_permissions.membership.* event is about. */
+function decodeMembershipEvent(type: string, payload: Uint8Array): string | undefined {
+  if (type === "teams_permissions.membership.added.v1") return fromBinary(MembershipAddedSchema, payload).userId;
+  if (type === "teams_permissions.membership.removed.v1") return fromBinary(MembershipRemovedSchema, payload).userId;
   return undefined;
 }
 

@@ -12,6 +12,7 @@ import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { identityService } from "@vestibule/identity";
 import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
+import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
@@ -32,6 +33,8 @@ export interface Stack {
   /** Present when started with `auth: true`. */
   readonly auth?: RunningService;
   readonly email?: RunningService;
+  /** Present when started with `teams: true`. */
+  readonly teams?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -49,6 +52,11 @@ const log = createLogger({ service: "test", level: "silent" });
 export interface StackOptions {
   /** Also run the auth and e-mail services (sign-in, sessions, codes). */
   readonly auth?: boolean;
+  /**
+   * Also run the teams-permissions service (teams, memberships, invitations, permissions, project ownership).
+   * Without it the gateway is pointed at a closed port, so nothing reaches a teams service running elsewhere.
+   */
+  readonly teams?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -70,6 +78,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     env.VESTIBULE_AUTH_URL = `http://127.0.0.1:${auth.port}`;
     email = await startService(emailService, { env, log });
     env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
+  }
+  let teams: RunningService | undefined;
+  if (options.teams) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
   }
   const gatewayEnv = { ...env };
 
@@ -117,6 +132,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     identity,
     auth,
     email,
+    teams,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -127,6 +143,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       await Promise.all(replicas.map((r) => r.close()));
       await main.close();
+      await teams?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

@@ -5,6 +5,7 @@ import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
 import type { ServiceClients } from "../clients.ts";
 import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
+import type { TeamCache } from "../auth/team-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
@@ -30,6 +31,8 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
   readonly users: UserCache;
+  /** Teams for the `selected_team` of user views (teams-permissions service). */
+  readonly teams: TeamCache;
   /** Token refreshes, batched into RefreshSessions calls. */
   readonly refreshes: RefreshBatcher;
   readonly config: GatewayConfig;

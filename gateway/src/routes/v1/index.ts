@@ -58,6 +58,34 @@ import {
   sendLegacyVerificationRoute,
   verifyContactChannelRoute,
 } from "./contact-channels.ts";
+import { createTeamRoute, deleteTeamRoute, getTeamRoute, listTeamsRoute, updateTeamRoute } from "./teams.ts";
+import { addTeamMemberRoute, removeTeamMemberRoute } from "./team-memberships.ts";
+import { getTeamMemberProfileRoute, listTeamMemberProfilesRoute, updateTeamMemberProfileRoute } from "./team-member-profiles.ts";
+import {
+  acceptTeamInvitationRoute,
+  checkTeamInvitationCodeRoute,
+  listTeamInvitationsRoute,
+  revokeTeamInvitationRoute,
+  sendTeamInvitationRoute,
+  teamInvitationDetailsRoute,
+} from "./team-invitations.ts";
+import {
+  createProjectPermissionDefinitionRoute,
+  createTeamPermissionDefinitionRoute,
+  deleteProjectPermissionDefinitionRoute,
+  deleteTeamPermissionDefinitionRoute,
+  grantProjectPermissionRoute,
+  grantTeamPermissionRoute,
+  listProjectPermissionDefinitionsRoute,
+  listProjectPermissionsRoute,
+  listTeamPermissionDefinitionsRoute,
+  listTeamPermissionsRoute,
+  revokeProjectPermissionRoute,
+  revokeTeamPermissionRoute,
+  updateProjectPermissionDefinitionRoute,
+  updateTeamPermissionDefinitionRoute,
+} from "./permissions.ts";
+import { transferProjectRoute } from "./internal-project-transfer.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -107,4 +135,35 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchContactChannelRoute,
   deleteContactChannelRoute,
   sendChannelVerificationRoute,
+  listTeamsRoute,
+  createTeamRoute,
+  getTeamRoute,
+  updateTeamRoute,
+  deleteTeamRoute,
+  addTeamMemberRoute,
+  removeTeamMemberRoute,
+  listTeamMemberProfilesRoute,
+  getTeamMemberProfileRoute,
+  updateTeamMemberProfileRoute,
+  sendTeamInvitationRoute,
+  listTeamInvitationsRoute,
+  revokeTeamInvitationRoute,
+  checkTeamInvitationCodeRoute,
+  teamInvitationDetailsRoute,
+  acceptTeamInvitationRoute,
+  listTeamPermissionsRoute,
+  grantTeamPermissionRoute,
+  revokeTeamPermissionRoute,
+  listProjectPermissionsRoute,
+  grantProjectPermissionRoute,
+  revokeProjectPermissionRoute,
+  listTeamPermissionDefinitionsRoute,
+  createTeamPermissionDefinitionRoute,
+  updateTeamPermissionDefinitionRoute,
+  deleteTeamPermissionDefinitionRoute,
+  listProjectPermissionDefinitionsRoute,
+  createProjectPermissionDefinitionRoute,
+  updateProjectPermissionDefinitionRoute,
+  deleteProjectPermissionDefinitionRoute,
+  transferProjectRoute,
 ];

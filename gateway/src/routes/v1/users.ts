@@ -11,6 +11,8 @@ import type { UserCache } from "../../auth/user-cache.ts";
 import { clientUserView, serverUserView } from "../../views/user.ts";
 import { defineRoute } from "../route.ts";
 import { resolveUserId } from "../helpers.ts";
+import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
+import { selectedTeamOf, selectedTeamsOf } from "../selected-teams.ts";
 
 const ANY = ["client", "server", "admin"] as const;
 const SERVER = ["server", "admin"] as const;
@@ -85,8 +87,8 @@ function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpda
 
 /**
  * Applies an update: credential changes through auth (which revokes sessions and keeps identity's has_password in
- * sync), the rest through identity. Selected teams need the teams service (not available yet): a non-null
- * selected_team_id is refused as not being a membership. TOTP secrets are managed with multi-factor support.
+ * sync), the rest through identity. A selected team must be one the user belongs to (the teams-permissions service
+ * answers USER_NOT_FOUND / TEAM_MEMBERSHIP_NOT_FOUND). TOTP secrets are managed with multi-factor support.
  */
 async function updateUser(
   clients: ServiceClients,
@@ -96,7 +98,9 @@ async function updateUser(
   b: Partial<ServerUpdate>,
 ): Promise<User> {
   if (b.password !== undefined && b.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
-  if (b.selected_team_id) throw knownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: b.selected_team_id, user_id: userId });
+  if (b.selected_team_id) {
+    await clients.teamMembers.getTeamMember({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: b.selected_team_id, userId });
+  }
   if (b.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
   if (b.password !== undefined || b.password_hash !== undefined) {
     if (b.password !== undefined && b.password !== null && auth.project.renderedConfig && !(auth.project.adminConfig.credential_enabled as boolean)) {
@@ -125,9 +129,10 @@ export const getMeRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: {},
-  async handler({ auth }) {
+  async handler({ auth, teams }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
-    return { json: auth.type === "client" ? clientUserView(auth.user.record) : serverUserView(auth.user.record) };
+    const team = await selectedTeamOf(teams, auth.user.record);
+    return { json: auth.type === "client" ? clientUserView(auth.user.record, team) : serverUserView(auth.user.record, team) };
   },
 });
 
@@ -138,7 +143,7 @@ export const patchMeClientRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: { body: Obj({ ...ClientUserUpdate.properties, ...ServerUserUpdate.properties }) },
-  async handler({ auth, body, clients, users, req }) {
+  async handler({ auth, body, clients, users, teams, req }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
     if (auth.type === "client") {
       const allowed = new Set(Object.keys(ClientUserUpdate.properties));
@@ -155,7 +160,8 @@ export const patchMeClientRoute = defineRoute({
       }
     }
     const user = await updateUser(clients, users, auth, auth.user.id, body);
-    return { json: auth.type === "client" ? clientUserView(user) : serverUserView(user) };
+    const team = await selectedTeamOf(teams, user);
+    return { json: auth.type === "client" ? clientUserView(user, team) : serverUserView(user, team) };
   },
 });
 
@@ -184,7 +190,7 @@ export const createUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { body: ServerUserCreate },
-  async handler({ auth, body, clients, users }) {
+  async handler({ auth, body, clients, users, teams }) {
     if (body.password != null && body.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
     if (!body.primary_email && (body.primary_email_auth_enabled || body.primary_email_verified)) {
       throw statusError(400, "primary_email_auth_enabled and primary_email_verified need a primary_email.");
@@ -222,7 +228,7 @@ export const createUserRoute = defineRoute({
     }
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
-    return { status: 201, json: serverUserView(user!) };
+    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teams, user!)) };
   },
 });
 
@@ -243,11 +249,11 @@ export const listUsersRoute = defineRoute({
       team_id: Optional(Uuid()),
     }),
   },
-  async handler({ auth, query, clients }) {
-    if (query.team_id) {
-      // Team membership lives in the teams-permissions service, not available in this version: no team exists.
-      throw knownError("TEAM_NOT_FOUND", { team_id: query.team_id });
-    }
+  async handler({ auth, query, clients, teams }) {
+    // `team_id`: the team's members (TEAM_NOT_FOUND for an unknown team), paged by identity like any listing.
+    const members = query.team_id
+      ? (await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: query.team_id })).members
+      : undefined;
     const res = await clients.users.listUsers({
       projectId: auth.projectId,
       limit: query.limit ?? 0,
@@ -255,8 +261,13 @@ export const listUsersRoute = defineRoute({
       desc: query.desc === true,
       query: query.query ?? "",
       includeAnonymous: query.include_anonymous === true,
+      userIds: members?.map((m) => m.userId) ?? [],
+      restrictToUserIds: members !== undefined,
     });
-    return { json: { items: res.users.map(serverUserView), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } } };
+    const selected = await selectedTeamsOf(teams, auth.projectId, res.users);
+    return {
+      json: { items: res.users.map((u) => serverUserView(u, selected.get(u.id))), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } },
+    };
   },
 });
 
@@ -269,11 +280,11 @@ export const getUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams },
-  async handler({ auth, params, users }) {
+  async handler({ auth, params, users, teams }) {
     const userId = resolveUserId(auth, params.user_id);
     const user = await users.get(auth.projectId, userId);
     if (!user) throw knownError("USER_NOT_FOUND");
-    return { json: serverUserView(user) };
+    return { json: serverUserView(user, await selectedTeamOf(teams, user)) };
   },
 });
 
@@ -284,9 +295,9 @@ export const patchUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams, body: ServerUserUpdate },
-  async handler({ auth, params, body, clients, users }) {
+  async handler({ auth, params, body, clients, users, teams }) {
     const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
-    return { json: serverUserView(user) };
+    return { json: serverUserView(user, await selectedTeamOf(teams, user)) };
   },
 });
 
