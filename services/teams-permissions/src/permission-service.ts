@@ -4,7 +4,7 @@ import { PermissionService } from "@vestibule/proto/teams_permissions/v1/permiss
 import { withTransaction, type Queryable } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
-import { clientUser, holdsTeamPermission, isClient, requireMembership } from "./access.ts";
+import { clientUser, isClient, requireMembership } from "./access.ts";
 import type { ProjectSettings, Scope } from "./domain/rbac.ts";
 import { TeamsEvents } from "./events.ts";
 import { requireUser } from "./peers.ts";
@@ -103,9 +103,7 @@ export function createPermissionService(rt: TeamsRuntime): ServiceImpl<typeof Pe
     },
 
     async checkTeamPermission(req) {
-      const s = await settings.get(req.projectId, Number(req.knownConfigVersion));
-      const holds = await holdsTeamPermission(pool, s, req.projectId, req.teamId, req.userId, req.permissionId);
-      return { granted: holds === true, isMember: holds !== null };
+      return rt.checker.checkTeam(req.projectId, req.teamId, req.userId, req.permissionId, Number(req.knownConfigVersion));
     },
 
     async grantProjectPermission(req) {
@@ -154,10 +152,7 @@ export function createPermissionService(rt: TeamsRuntime): ServiceImpl<typeof Pe
     },
 
     async checkProjectPermission(req) {
-      if (!isUuid(req.userId)) return { granted: false };
-      const s = await settings.get(req.projectId, Number(req.knownConfigVersion));
-      const direct = await grantStore.directProjectPermissions(pool, req.projectId, req.userId);
-      return { granted: s.project.implies(direct, req.permissionId) };
+      return { granted: await rt.checker.checkProject(req.projectId, req.userId, req.permissionId, Number(req.knownConfigVersion)) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ServiceContext } from "@vestibule/shared/service";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
+import { PermissionChecker } from "./permission-checker.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
 
 /** What the RPCs and consumers of one service instance share. */
@@ -7,6 +8,7 @@ export interface TeamsRuntime {
   readonly ctx: ServiceContext;
   readonly identity: IdentityClients;
   readonly settings: ProjectSettingsCache;
+  readonly checker: PermissionChecker;
 }
 
 const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
@@ -16,7 +18,8 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
   let rt = runtimes.get(ctx);
   if (!rt) {
     const identity = createIdentityClients(ctx);
-    rt = { ctx, identity, settings: new ProjectSettingsCache(identity) };
+    const settings = new ProjectSettingsCache(identity);
+    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings) };
     runtimes.set(ctx, rt);
   }
   return rt;
