@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
+import { decodeEnvelope } from "@vestibule/shared/events";
 import { client, failure, server, startTeamsStack, waitFor, type TeamsStack } from "./support.ts";
 
 let stack: TeamsStack;
@@ -69,6 +70,37 @@ describe("teams", () => {
     expect(await failure(stack.teams.getTeam({ projectId, caller: server, teamId: team!.id }))).toBe("TEAM_NOT_FOUND");
     // identity unselects the deleted team (teams_permissions.team.deleted.v1).
     await waitFor(async () => (await selectedTeam(me)) === undefined);
+  });
+});
+
+describe("events", () => {
+  it("publishes every change through the outbox, with the project in the envelope", async () => {
+    const p = await stack.newProject();
+    const owner = await stack.newUser(p);
+    const other = await stack.newUser(p);
+    const before = Number((await stack.teamsDb.query<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM outbox`)).rows[0]!.seq);
+    const { team } = await stack.teams.createTeam({ projectId: p, caller: server, displayName: "Evented", creatorUserId: owner });
+    const teamId = team!.id;
+    await stack.teams.updateTeam({ projectId: p, caller: server, teamId, displayName: "Evented 2" });
+    await stack.members.addTeamMember({ projectId: p, caller: server, teamId, userId: other });
+    await stack.permissions.revokeTeamPermission({ projectId: p, caller: server, teamId, userId: other, permissionId: "team_member" });
+    await stack.members.removeTeamMember({ projectId: p, caller: server, teamId, userId: other });
+    await stack.invitations.createTeamInvitation({ projectId: p, caller: server, teamId, email: "evented@example.com", callbackUrl: "http://localhost:3000/x" });
+    await stack.teams.deleteTeam({ projectId: p, caller: server, teamId });
+    const { rows } = await stack.teamsDb.query<{ subject: string; envelope: Buffer }>(`SELECT subject, envelope FROM outbox WHERE seq > $1 ORDER BY seq`, [before]);
+    for (const r of rows) expect(decodeEnvelope(new Uint8Array(r.envelope))).toMatchObject({ type: r.subject, producer: "teams_permissions", projectId: p });
+    expect(rows.map((r) => r.subject)).toEqual([
+      "teams_permissions.team.created.v1",
+      "teams_permissions.membership.added.v1",
+      "teams_permissions.permission.granted.v1",
+      "teams_permissions.team.updated.v1",
+      "teams_permissions.membership.added.v1",
+      "teams_permissions.permission.granted.v1",
+      "teams_permissions.permission.revoked.v1",
+      "teams_permissions.membership.removed.v1",
+      "teams_permissions.email.requested.v1",
+      "teams_permissions.team.deleted.v1",
+    ]);
   });
 });
 
