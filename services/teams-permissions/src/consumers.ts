@@ -1,8 +1,8 @@
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
 import { consumeEvents, type Subscription } from "@vestibule/shared/events";
 import { isKnownError } from "@vestibule/shared/errors";
-import { isUuid, newId } from "@vestibule/shared/ids";
-import { personalTeamName } from "./domain/teams.ts";
+import { isUuid } from "@vestibule/shared/ids";
+import { personalTeamId, personalTeamName } from "./domain/teams.ts";
 import { CONSUMERS, ConsumedEvents, TeamsEvents } from "./events.ts";
 import { isPeerError } from "./peers.ts";
 import type { TeamsRuntime } from "./runtime.ts";
@@ -63,7 +63,7 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
           await tx.query("SAVEPOINT personal_team");
           try {
             const team = await createTeam(rt, tx, s, {
-              id: newId(),
+              id: personalTeamId(projectId, user.id),
               projectId,
               creatorUserId: user.id,
               select: "if-none",
@@ -76,8 +76,10 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
             await tx.query("RELEASE SAVEPOINT personal_team");
             log.info({ event_id: envelope.id, project_id: projectId, user_id: user.id, team_id: team.id }, "personal team created");
           } catch (err) {
-            // The user was deleted meanwhile (identity cannot select the team for them): no personal team.
-            if (!(isPeerError(err, "USER_NOT_FOUND") || (isKnownError(err) && err.code === "USER_NOT_FOUND"))) throw err;
+            // The user was deleted meanwhile (identity cannot select the team for them): no personal team. A personal
+            // team that already exists (same derived id): nothing to do.
+            const gone = isPeerError(err, "USER_NOT_FOUND") || (isKnownError(err) && err.code === "USER_NOT_FOUND");
+            if (!gone && !(isKnownError(err) && err.code === "TEAM_ALREADY_EXISTS")) throw err;
             await tx.query("ROLLBACK TO SAVEPOINT personal_team");
           }
         },

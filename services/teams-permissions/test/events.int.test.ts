@@ -62,6 +62,12 @@ describe.runIf(runNats)("events over NATS JetStream", () => {
     expect(await count(`SELECT count(*) AS n FROM teams WHERE project_id = $1 AND display_name = 'Grace''s Team'`, [projectId])).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM project_permission_grants WHERE user_id = $1`, [userId])).toBe(1);
     expect(await processed("teams_permissions-identity-user-created", eventId)).toBe(1);
+
+    // Even a replay without its processed_events row (a renamed consumer) finds the personal team by its derived id.
+    await stack.teamsDb.query(`DELETE FROM processed_events WHERE event_id = $1`, [eventId]);
+    await redeliver(stack.identity, "identity.user.created.v1", (env) => env.includes(Buffer.from(userId)));
+    await waitFor(async () => (await processed("teams_permissions-identity-user-created", eventId)) === 1);
+    expect(await teamsOf(userId)).toHaveLength(1);
   });
 
   it("identity.user.deleted.v1: memberships and grants go, a tombstone stays, and a redelivery removes nothing new", async () => {
