@@ -89,9 +89,12 @@ describe("/api/v1/{team,project}-permission-definitions", () => {
 
 describe("/api/v1/team-permissions", () => {
   it("grants (201, idempotent), lists recursively by default in the SDK's way, checks scopes and revokes", async () => {
-    await call(stack, "POST", "/api/v1/team-permission-definitions", { headers: admin(), body: { id: "wiki:read" } });
-    await call(stack, "POST", "/api/v1/team-permission-definitions", { headers: admin(), body: { id: "wiki:admin", contained_permission_ids: ["wiki:read", "$update_team"] } });
-    await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "billing:view" } });
+    const defined = [
+      await call(stack, "POST", "/api/v1/team-permission-definitions", { headers: admin(), body: { id: "wiki:read" } }),
+      await call(stack, "POST", "/api/v1/team-permission-definitions", { headers: admin(), body: { id: "wiki:admin", contained_permission_ids: ["wiki:read", "$update_team"] } }),
+      await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "billing:view" } }),
+    ];
+    expect(defined.map((r) => r.status)).toEqual([201, 201, 201]);
     const owner = await signUp(stack);
     const member = await signUp(stack);
     const outsider = await signUp(stack);
@@ -131,8 +134,8 @@ describe("/api/v1/team-permissions", () => {
 
 describe("/api/v1/project-permissions", () => {
   it("grants, lists, revokes, and gives new users the user default permissions", async () => {
-    await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "app:use" } });
-    await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "app:admin", contained_permission_ids: ["app:use"] } });
+    expect((await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "app:use" } })).status).toBe(201);
+    expect((await call(stack, "POST", "/api/v1/project-permission-definitions", { headers: admin(), body: { id: "app:admin", contained_permission_ids: ["app:use"] } })).status).toBe(201);
     const u = await signUp(stack);
     const granted = await call(stack, "POST", `/api/v1/project-permissions/${u.userId}/app:admin`, { headers: server(), body: {} });
     expect(granted.status).toBe(201);
