@@ -14,6 +14,10 @@ import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
 import { TeamCache } from "./auth/team-cache.ts";
 import { OwnerTeamCache } from "./auth/project-ownership.ts";
+import { teamsServiceAccess } from "./auth/teams-service-access.ts";
+import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
+import type { TeamAccess } from "./auth/team-access.ts";
+import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
@@ -32,6 +36,8 @@ export interface GatewayDeps {
   /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
   readonly ownership?: ProjectOwnership;
+  /** Teams and team permissions (team API keys); defaults to the teams-permissions service (`teamsServiceAccess`). */
+  readonly teams?: TeamAccess;
 }
 
 export interface Gateway {
@@ -41,7 +47,9 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
-  readonly teams: TeamCache;
+  readonly teamCache: TeamCache;
+  readonly apiKeyChecks: ApiKeyCheckCache;
+  readonly signIns: SignInBatcher;
   close(): Promise<void>;
 }
 
@@ -69,8 +77,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
-  const teams = new TeamCache(clients);
+  const teamCache = new TeamCache(clients);
   const ownerTeams = new OwnerTeamCache(clients);
+  const apiKeyChecks = new ApiKeyCheckCache(clients);
+  const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
+  const signIns = new SignInBatcher(clients.passwords);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
@@ -128,7 +139,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, teams }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -165,6 +176,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         onReset: () => users.clear(),
       }),
       await deps.bus.broadcast({
+        subject: "auth.api_key.>",
+        handler: (msg) => {
+          const id = decodeApiKeyEvent(decodeEnvelope(msg.data));
+          if (id) apiKeyChecks.invalidate(id);
+        },
+        onReset: () => apiKeyChecks.clear(),
+      }),
+      await deps.bus.broadcast({
         subject: "auth.signing_key.>",
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
@@ -174,11 +193,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         handler: (msg) => {
           const env = decodeEnvelope(msg.data);
           const teamId = decodeTeamEvent(env.type, env.payload);
-          if (teamId) teams.invalidate(env.projectId, teamId);
+          if (teamId) teamCache.invalidate(env.projectId, teamId);
           if (env.projectId === "internal" && env.type === "teams_permissions.team.deleted.v1") ownerTeams.clear();
         },
         onReset: () => {
-          teams.clear();
+          teamCache.clear();
           ownerTeams.clear();
         },
       }),
@@ -202,7 +221,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
-    teams,
+    teamCache,
+    apiKeyChecks,
+    signIns,
     async close() {
       await app.close();
       await usage.close();
@@ -222,7 +243,17 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher; teams: TeamCache },
+  state: {
+    projects: ProjectCache;
+    keys: KeyCache;
+    users: UserCache;
+    usage: UsageRecorder;
+    refreshes: RefreshBatcher;
+    signIns: SignInBatcher;
+    apiKeyChecks: ApiKeyCheckCache;
+    teams: TeamAccess;
+    teamCache: TeamCache;
+  },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -259,8 +290,11 @@ function registerRoute(
           projects: state.projects,
           keys: state.keys,
           users: state.users,
-          teams: state.teams,
+          teamCache: state.teamCache,
           refreshes: state.refreshes,
+          apiKeyChecks: state.apiKeyChecks,
+          teams: state.teams,
+          signIns: state.signIns,
           config: deps.config,
           clientIp: req.ip,
         });
@@ -274,7 +308,16 @@ function registerRoute(
 import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
 import { MembershipAddedSchema, MembershipRemovedSchema, TeamCreatedSchema, TeamDeletedSchema, TeamUpdatedSchema } from "@vestibule/proto/teams_permissions/v1/events";
+import type { Envelope } from "@vestibule/proto/event/v1/envelope";
+
+/** The key id an auth.api_key.* event is about. */
+function decodeApiKeyEvent(env: Envelope): string | undefined {
+  if (env.type === "auth.api_key.updated.v1") return fromBinary(ApiKeyUpdatedSchema, env.payload).apiKeyId;
+  if (env.type === "auth.api_key.deleted.v1") return fromBinary(ApiKeyDeletedSchema, env.payload).apiKeyId;
+  return undefined;
+}
 
 /** The user id an identity.user.* event is about. */
 function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {

@@ -12,6 +12,10 @@ import { TeamMembershipService } from "@vestibule/proto/teams_permissions/v1/tea
 import { PermissionService } from "@vestibule/proto/teams_permissions/v1/permission_service";
 import { PermissionDefinitionService } from "@vestibule/proto/teams_permissions/v1/permission_definition_service";
 import { TeamInvitationService } from "@vestibule/proto/teams_permissions/v1/invitation_service";
+import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
+import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
+import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
+import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -28,6 +32,10 @@ export interface ServiceClients {
   readonly permissions: Client<typeof PermissionService>;
   readonly permissionDefinitions: Client<typeof PermissionDefinitionService>;
   readonly teamInvitations: Client<typeof TeamInvitationService>;
+  readonly apiKeys: Client<typeof ApiKeyService>;
+  readonly mfa: Client<typeof MfaService>;
+  readonly cliLogins: Client<typeof CliLoginService>;
+  readonly dataVault: Client<typeof DataVaultService>;
 }
 
 /**
@@ -69,5 +77,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     permissions: tagged(createServiceClient(PermissionService, teams), "teams_permissions"),
     permissionDefinitions: tagged(createServiceClient(PermissionDefinitionService, teams), "teams_permissions"),
     teamInvitations: tagged(createServiceClient(TeamInvitationService, teams), "teams_permissions"),
+    apiKeys: tagged(createServiceClient(ApiKeyService, auth), "auth"),
+    mfa: tagged(createServiceClient(MfaService, auth), "auth"),
+    cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),
+    dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
   };
 }

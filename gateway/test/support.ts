@@ -13,9 +13,11 @@ import { identityService } from "@vestibule/identity";
 import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
+import { vaultService } from "@vestibule/vault";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
+import { noTeamAccess, type TeamAccess } from "../src/auth/team-access.ts";
 
 export interface ProjectKeys {
   readonly projectId: string;
@@ -35,6 +37,8 @@ export interface Stack {
   readonly email?: RunningService;
   /** Present when started with `teams: true`. */
   readonly teams?: RunningService;
+  /** Present when started with `vault: true`. */
+  readonly vault?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -52,11 +56,15 @@ const log = createLogger({ service: "test", level: "silent" });
 export interface StackOptions {
   /** Also run the auth and e-mail services (sign-in, sessions, codes). */
   readonly auth?: boolean;
+  /** Also run the vault service (data vault). */
+  readonly vault?: boolean;
   /**
-   * Also run the teams-permissions service (teams, memberships, invitations, permissions, project ownership).
-   * Without it the gateway is pointed at a closed port, so nothing reaches a teams service running elsewhere.
+   * Teams and team permissions. `true` runs the teams-permissions service (teams, memberships, invitations,
+   * permissions, project ownership, and the gateway's TeamAccess backed by it); a TeamAccess object is a stand-in
+   * directory for the gateway's team checks without that service. Default: none (`noTeamAccess`), with the gateway's
+   * teams-permissions client pointed at a closed port, so nothing reaches a teams service running elsewhere.
    */
-  readonly teams?: boolean;
+  readonly teams?: boolean | TeamAccess;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -82,8 +90,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     email = await startService(emailService, { env, log });
     env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
   }
+  let vault: RunningService | undefined;
+  if (options.vault) {
+    vault = await startService(vaultService, { env, log });
+    env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
+  }
   let teams: RunningService | undefined;
-  if (options.teams) {
+  if (options.teams === true) {
     teams = await startService(teamsPermissionsService, { env, log });
     env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
   } else {
@@ -94,7 +107,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
     const bus = new PgBus(db.url, log);
-    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus });
+    // With the service running the gateway uses its own TeamAccess backed by it; otherwise the given stand-in or none.
+    const teamAccess = options.teams === true ? undefined : options.teams || noTeamAccess;
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, teams: teamAccess });
     await gateway.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
@@ -136,6 +151,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     auth,
     email,
     teams,
+    vault,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -147,6 +163,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all(replicas.map((r) => r.close()));
       await main.close();
       await teams?.stop();
+      await vault?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

@@ -7,6 +7,9 @@ import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
 import type { TeamCache } from "../auth/team-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
+import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
+import type { TeamAccess } from "../auth/team-access.ts";
+import type { SignInBatcher } from "../auth/sign-in-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -31,10 +34,16 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
   readonly users: UserCache;
-  /** Teams for the `selected_team` of user views (teams-permissions service). */
-  readonly teams: TeamCache;
+  /** Teams by id (teams-permissions service), for the `selected_team` of user views; dropped by team events. */
+  readonly teamCache: TeamCache;
   /** Token refreshes, batched into RefreshSessions calls. */
   readonly refreshes: RefreshBatcher;
+  /** User and team API key checks, cached until the key changes. */
+  readonly apiKeyChecks: ApiKeyCheckCache;
+  /** Teams and team permissions (team API keys). */
+  readonly teams: TeamAccess;
+  /** Password sign-ins, batched into SignInWithPasswords calls. */
+  readonly signIns: SignInBatcher;
   readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
   readonly clientIp: string;

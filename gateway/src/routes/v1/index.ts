@@ -86,6 +86,11 @@ import {
   updateTeamPermissionDefinitionRoute,
 } from "./permissions.ts";
 import { transferProjectRoute } from "./internal-project-transfer.ts";
+import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
+import { credentialScanningRevokeRoute } from "./integrations.ts";
+import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
+import { mfaSignInRoute } from "./auth-mfa.ts";
+import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -166,4 +171,13 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   updateProjectPermissionDefinitionRoute,
   deleteProjectPermissionDefinitionRoute,
   transferProjectRoute,
+  ...userApiKeyRoutes,
+  ...teamApiKeyRoutes,
+  credentialScanningRevokeRoute,
+  dataVaultSetRoute,
+  dataVaultGetRoute,
+  mfaSignInRoute,
+  cliStartRoute,
+  cliPollRoute,
+  cliCompleteRoute,
 ];

@@ -48,10 +48,10 @@ export const listTeamMemberProfilesRoute = defineRoute({
   tags: ["Teams"],
   access: ["client", "server", "admin"],
   schemas: { query: Obj({ team_id: Optional(Uuid()), user_id: Optional(UserIdOrMe()) }) },
-  async handler({ auth, query, clients, teams }) {
+  async handler({ auth, query, clients, teamCache }) {
     const userId = query.user_id === undefined ? "" : resolveUserId(auth, query.user_id);
     const { members } = await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: callerOf(auth), teamId: query.team_id ?? "", userId });
-    return { json: { items: await profileViews(clients, teams, auth.projectId, auth.type, members), is_paginated: false } };
+    return { json: { items: await profileViews(clients, teamCache, auth.projectId, auth.type, members), is_paginated: false } };
   },
 });
 
@@ -62,10 +62,10 @@ export const getTeamMemberProfileRoute = defineRoute({
   tags: ["Teams"],
   access: ["client", "server", "admin"],
   schemas: { params: ProfileParams },
-  async handler({ auth, params, clients, teams }) {
+  async handler({ auth, params, clients, teamCache }) {
     const userId = resolveUserId(auth, params.user_id);
     const { member } = await clients.teamMembers.getTeamMember({ projectId: auth.projectId, caller: callerOf(auth), teamId: params.team_id, userId });
-    const [view] = await profileViews(clients, teams, auth.projectId, auth.type, [member!]);
+    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!]);
     return { json: view };
   },
 });
@@ -77,7 +77,7 @@ export const updateTeamMemberProfileRoute = defineRoute({
   tags: ["Teams"],
   access: ["client", "server", "admin"],
   schemas: { params: ProfileParams, body: Obj({ display_name: Optional(DisplayName()), profile_image_url: Optional(Nullable(ImageUrl())) }) },
-  async handler({ auth, params, body, clients, teams }) {
+  async handler({ auth, params, body, clients, teamCache }) {
     const userId = resolveUserId(auth, params.user_id);
     const { member } = await clients.teamMembers.updateTeamMember({
       projectId: auth.projectId,
@@ -88,7 +88,7 @@ export const updateTeamMemberProfileRoute = defineRoute({
       profileImageUrl: body.profile_image_url ?? undefined,
       clearProfileImageUrl: body.profile_image_url === null,
     });
-    const [view] = await profileViews(clients, teams, auth.projectId, auth.type, [member!]);
+    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!]);
     return { json: view };
   },
 });

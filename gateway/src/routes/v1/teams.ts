@@ -117,7 +117,7 @@ export const updateTeamRoute = defineRoute({
     params: TeamParams,
     body: Obj({ display_name: Optional(DisplayName()), profile_image_url: Optional(Nullable(ImageUrl())), client_metadata: Optional(Metadata()), ...serverOnly }),
   },
-  async handler({ auth, params, body, clients, teams, req }) {
+  async handler({ auth, params, body, clients, teamCache, req }) {
     if (auth.type === "client") {
       rejectServerFields(body, CLIENT_UPDATE_FIELDS, "PATCH", req.url);
       checkClientImage(body.profile_image_url);
@@ -133,7 +133,7 @@ export const updateTeamRoute = defineRoute({
       clientReadOnlyMetadataJson: metadataJson(body.client_read_only_metadata),
       serverMetadataJson: metadataJson(body.server_metadata),
     });
-    teams.put(team!);
+    teamCache.put(team!);
     return { json: teamView(team!, auth.type) };
   },
 });
@@ -145,9 +145,9 @@ export const deleteTeamRoute = defineRoute({
   tags: ["Teams"],
   access: ANY,
   schemas: { params: TeamParams },
-  async handler({ auth, params, clients, teams }) {
+  async handler({ auth, params, clients, teamCache }) {
     await clients.teams.deleteTeam({ projectId: auth.projectId, caller: callerOf(auth), teamId: params.team_id });
-    teams.invalidate(auth.projectId, params.team_id);
+    teamCache.invalidate(auth.projectId, params.team_id);
     return { json: { success: true } };
   },
 });

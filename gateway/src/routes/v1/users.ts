@@ -87,8 +87,9 @@ function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpda
 
 /**
  * Applies an update: credential changes through auth (which revokes sessions and keeps identity's has_password in
- * sync), the rest through identity. A selected team must be one the user belongs to (the teams-permissions service
- * answers USER_NOT_FOUND / TEAM_MEMBERSHIP_NOT_FOUND). TOTP secrets are managed with multi-factor support.
+ * sync), the TOTP secret through auth (which keeps it encrypted and sets identity's requires_totp_mfa; null
+ * disables multi-factor authentication), the rest through identity. A selected team must be one the user belongs to
+ * (the teams-permissions service answers USER_NOT_FOUND / TEAM_MEMBERSHIP_NOT_FOUND).
  */
 async function updateUser(
   clients: ServiceClients,
@@ -101,7 +102,6 @@ async function updateUser(
   if (b.selected_team_id) {
     await clients.teamMembers.getTeamMember({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: b.selected_team_id, userId });
   }
-  if (b.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
   if (b.password !== undefined || b.password_hash !== undefined) {
     if (b.password !== undefined && b.password !== null && auth.project.renderedConfig && !(auth.project.adminConfig.credential_enabled as boolean)) {
       throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
@@ -117,9 +117,15 @@ async function updateUser(
             : { case: "password", value: b.password! },
     });
   }
+  if (b.totp_secret_base64 !== undefined) await setTotpSecret(clients, auth.projectId, userId, b.totp_secret_base64);
   const { user } = await clients.users.updateUser(identityUpdate(auth.projectId, userId, b));
   users.put(user!);
   return user!;
+}
+
+/** Sets (base64 secret) or removes (null) a user's TOTP secret in the auth service. */
+async function setTotpSecret(clients: ServiceClients, projectId: string, userId: string, secretBase64: string | null): Promise<void> {
+  await clients.mfa.setTotpSecret({ projectId, userId, secret: secretBase64 === null ? undefined : Buffer.from(secretBase64, "base64") });
 }
 
 export const getMeRoute = defineRoute({
@@ -129,9 +135,9 @@ export const getMeRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: {},
-  async handler({ auth, teams }) {
+  async handler({ auth, teamCache }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
-    const team = await selectedTeamOf(teams, auth.user.record);
+    const team = await selectedTeamOf(teamCache, auth.user.record);
     return { json: auth.type === "client" ? clientUserView(auth.user.record, team) : serverUserView(auth.user.record, team) };
   },
 });
@@ -143,7 +149,7 @@ export const patchMeClientRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: { body: Obj({ ...ClientUserUpdate.properties, ...ServerUserUpdate.properties }) },
-  async handler({ auth, body, clients, users, teams, req }) {
+  async handler({ auth, body, clients, users, teamCache, req }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
     if (auth.type === "client") {
       const allowed = new Set(Object.keys(ClientUserUpdate.properties));
@@ -160,7 +166,7 @@ export const patchMeClientRoute = defineRoute({
       }
     }
     const user = await updateUser(clients, users, auth, auth.user.id, body);
-    const team = await selectedTeamOf(teams, user);
+    const team = await selectedTeamOf(teamCache, user);
     return { json: auth.type === "client" ? clientUserView(user, team) : serverUserView(user, team) };
   },
 });
@@ -190,7 +196,7 @@ export const createUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { body: ServerUserCreate },
-  async handler({ auth, body, clients, users, teams }) {
+  async handler({ auth, body, clients, users, teamCache }) {
     if (body.password != null && body.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
     if (!body.primary_email && (body.primary_email_auth_enabled || body.primary_email_verified)) {
       throw statusError(400, "primary_email_auth_enabled and primary_email_verified need a primary_email.");
@@ -198,7 +204,8 @@ export const createUserRoute = defineRoute({
     if (body.password != null && !(auth.project.adminConfig.credential_enabled as boolean)) {
       throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
     }
-    if (body.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
+    // A secret that cannot be used is refused before anything is created.
+    if (body.totp_secret_base64) assertTotpSecretLength(body.totp_secret_base64);
     const createUser = {
       projectId: auth.projectId,
       displayName: body.display_name === "" ? undefined : (body.display_name ?? undefined),
@@ -226,9 +233,18 @@ export const createUserRoute = defineRoute({
     } else {
       userId = (await clients.users.createUser(createUser)).user!.id;
     }
+    if (body.totp_secret_base64) {
+      try {
+        await setTotpSecret(clients, auth.projectId, userId, body.totp_secret_base64);
+      } catch (err) {
+        // The user is created with multi-factor authentication or not at all.
+        await clients.users.deleteUser({ projectId: auth.projectId, userId }).catch(() => {});
+        throw err;
+      }
+    }
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
-    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teams, user!)) };
+    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!)) };
   },
 });
 
@@ -249,7 +265,7 @@ export const listUsersRoute = defineRoute({
       team_id: Optional(Uuid()),
     }),
   },
-  async handler({ auth, query, clients, teams }) {
+  async handler({ auth, query, clients, teamCache }) {
     // `team_id`: the team's members (TEAM_NOT_FOUND for an unknown team), paged by identity like any listing.
     const members = query.team_id
       ? (await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: query.team_id })).members
@@ -264,7 +280,7 @@ export const listUsersRoute = defineRoute({
       userIds: members?.map((m) => m.userId) ?? [],
       restrictToUserIds: members !== undefined,
     });
-    const selected = await selectedTeamsOf(teams, auth.projectId, res.users);
+    const selected = await selectedTeamsOf(teamCache, auth.projectId, res.users);
     return {
       json: { items: res.users.map((u) => serverUserView(u, selected.get(u.id))), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } },
     };
@@ -280,11 +296,11 @@ export const getUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams },
-  async handler({ auth, params, users, teams }) {
+  async handler({ auth, params, users, teamCache }) {
     const userId = resolveUserId(auth, params.user_id);
     const user = await users.get(auth.projectId, userId);
     if (!user) throw knownError("USER_NOT_FOUND");
-    return { json: serverUserView(user, await selectedTeamOf(teams, user)) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
   },
 });
 
@@ -295,9 +311,9 @@ export const patchUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams, body: ServerUserUpdate },
-  async handler({ auth, params, body, clients, users, teams }) {
+  async handler({ auth, params, body, clients, users, teamCache }) {
     const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
-    return { json: serverUserView(user, await selectedTeamOf(teams, user)) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
   },
 });
 
@@ -328,5 +344,11 @@ export const metricsRoute = defineRoute({
     return { json: JSON.parse(res.metricsJson) as unknown };
   },
 });
+
+/** The auth service's rule (16 to 64 bytes), checked up front so that a user is not created and deleted again. */
+function assertTotpSecretLength(secretBase64: string): void {
+  const bytes = Buffer.from(secretBase64, "base64").length;
+  if (bytes < 16 || bytes > 64) throw statusError(400, `totp_secret_base64 must decode to 16 to 64 bytes; got ${bytes}.`);
+}
 
 export type { UpdateUserRequest };

@@ -9,7 +9,7 @@ export interface EmailContent {
   readonly html: string;
   readonly text: string;
   /** The system template it stands for (the e-mail service records it). */
-  readonly template: "email_verification" | "password_reset";
+  readonly template: "email_verification" | "password_reset" | "api_key_revoked";
 }
 
 export function escapeHtml(value: string): string {

@@ -98,6 +98,20 @@ describe("/api/v1/teams", () => {
     expect(after.json.selected_team).toBeNull();
   });
 
+  it("guards team API keys with the service's permissions: $manage_api_keys (in team_admin) or nothing", async () => {
+    await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: headersFor(stack.demo, "admin"), body: { config: { allow_team_api_keys: true } } });
+    const admin = await signUp(stack);
+    const member = await signUp(stack);
+    const team = (await call(stack, "POST", "/api/v1/teams", { headers: admin.headers, body: { display_name: "Keyed" } })).json;
+    await call(stack, "POST", `/api/v1/team-memberships/${team.id}/${member.userId}`, { headers: server(), body: {} });
+    const body = { team_id: team.id, description: "ci", expires_at_millis: null };
+    const created = await call(stack, "POST", "/api/v1/team-api-keys", { headers: admin.headers, body });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ type: "team", team_id: team.id });
+    expectKnownError(await call(stack, "POST", "/api/v1/team-api-keys", { headers: member.headers, body }), 404, "API_KEY_NOT_FOUND");
+    expectKnownError(await call(stack, "POST", "/api/v1/team-api-keys", { headers: server(), body: { ...body, team_id: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f" } }), 404, "TEAM_NOT_FOUND");
+  });
+
   it("never shows or changes a team of another project", async () => {
     const me = await signUp(stack);
     const team = (await call(stack, "POST", "/api/v1/teams", { headers: me.headers, body: { display_name: "Private" } })).json;
