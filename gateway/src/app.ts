@@ -280,7 +280,7 @@ function registerRoute(
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
-        const written = auth && route.method !== "GET" ? usersBefore(state.users, auth, result.params) : undefined;
+        const usersStamp = route.method !== "GET" ? state.users.stamp() : undefined;
         const out = await route.handler({
           auth: auth as RequestAuth,
           body: result.body as never,
@@ -300,7 +300,7 @@ function registerRoute(
           config: deps.config,
           clientIp: req.ip,
         });
-        if (written && auth) state.users.afterWrite(auth.projectId, touchedUsers(written, out), written);
+        if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
@@ -331,22 +331,16 @@ function decodeUserEvent(type: string, payload: Uint8Array): string | undefined 
 }
 
 /**
- * The users a mutating request may change that the gateway can name up front (the caller, a `user_id` path
- * parameter), with their cache generations now (UserCache.afterWrite).
+ * The users a mutating request may change (UserCache.afterWrite): the caller, a `user_id` path parameter, and a user
+ * the answer names (`user_id` of a sign-in / sign-up result).
  */
-function usersBefore(users: UserCache, auth: RequestAuth, params: unknown): Map<string, number> {
+function touchedUsers(auth: RequestAuth, params: unknown, out: RouteResult): Set<string> {
   const ids = new Set<string>();
   if (auth.user) ids.add(auth.user.id);
   const paramUser = (params as { user_id?: unknown } | undefined)?.user_id;
   if (typeof paramUser === "string" && isUuid(paramUser)) ids.add(paramUser.toLowerCase());
-  return new Map([...ids].map((id) => [id, users.generation(auth.projectId, id)]));
-}
-
-/** Those users plus a user the answer names (`user_id` of a sign-in / sign-up result). */
-function touchedUsers(before: ReadonlyMap<string, number>, out: RouteResult): string[] {
-  const ids = [...before.keys()];
   const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
-  if (typeof answered === "string" && isUuid(answered) && !before.has(answered)) ids.push(answered);
+  if (typeof answered === "string" && isUuid(answered)) ids.add(answered.toLowerCase());
   return ids;
 }
 
