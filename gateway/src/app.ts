@@ -6,14 +6,17 @@ import { runWithContext } from "@vestibule/shared/context";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
 import { decodeEnvelope } from "@vestibule/shared/events";
 import { compileRequestValidator } from "./validation/index.ts";
-import { authenticateRequest, noProjectOwnership, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { authenticateRequest, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
 import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { TeamCache } from "./auth/team-cache.ts";
+import { OwnerTeamCache } from "./auth/project-ownership.ts";
+import { teamsServiceAccess } from "./auth/teams-service-access.ts";
 import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
-import { noTeamAccess, type TeamAccess } from "./auth/team-access.ts";
+import type { TeamAccess } from "./auth/team-access.ts";
 import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -34,7 +37,7 @@ export interface GatewayDeps {
   /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
   readonly ownership?: ProjectOwnership;
-  /** Teams and team permissions (team API keys); defaults to `noTeamAccess`, which knows no team. */
+  /** Teams and team permissions (team API keys); defaults to the teams-permissions service (`teamsServiceAccess`). */
   readonly teams?: TeamAccess;
 }
 
@@ -45,6 +48,7 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
+  readonly teamCache: TeamCache;
   readonly apiKeyChecks: ApiKeyCheckCache;
   readonly signIns: SignInBatcher;
   close(): Promise<void>;
@@ -74,10 +78,12 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
+  const teamCache = new TeamCache(clients);
+  const ownerTeams = new OwnerTeamCache(clients);
   const apiKeyChecks = new ApiKeyCheckCache(clients);
-  const teams = deps.teams ?? noTeamAccess;
+  const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
-  const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
+  const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -134,7 +140,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -183,6 +189,29 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
       }),
+      await deps.bus.broadcast({
+        subject: "teams_permissions.team.>",
+        handler: (msg) => {
+          const env = decodeEnvelope(msg.data);
+          const teamId = decodeTeamEvent(env.type, env.payload);
+          if (teamId) teamCache.invalidate(env.projectId, teamId);
+          if (env.projectId === "internal" && env.type === "teams_permissions.team.deleted.v1") ownerTeams.clear();
+        },
+        onReset: () => {
+          teamCache.clear();
+          ownerTeams.clear();
+        },
+      }),
+      await deps.bus.broadcast({
+        subject: "teams_permissions.membership.>",
+        handler: (msg) => {
+          const env = decodeEnvelope(msg.data);
+          if (env.projectId !== "internal") return;
+          const userId = decodeMembershipEvent(env.type, env.payload);
+          if (userId) ownerTeams.invalidateUser(userId);
+        },
+        onReset: () => ownerTeams.clear(),
+      }),
     );
   }
 
@@ -193,6 +222,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
+    teamCache,
     apiKeyChecks,
     signIns,
     async close() {
@@ -223,6 +253,7 @@ function registerRoute(
     signIns: SignInBatcher;
     apiKeyChecks: ApiKeyCheckCache;
     teams: TeamAccess;
+    teamCache: TeamCache;
   },
   documented: boolean,
 ): void {
@@ -249,7 +280,7 @@ function registerRoute(
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
-        const written = auth && route.method !== "GET" ? usersBefore(state.users, auth, result.params) : undefined;
+        const usersStamp = route.method !== "GET" ? state.users.stamp() : undefined;
         const out = await route.handler({
           auth: auth as RequestAuth,
           body: result.body as never,
@@ -261,6 +292,7 @@ function registerRoute(
           projects: state.projects,
           keys: state.keys,
           users: state.users,
+          teamCache: state.teamCache,
           refreshes: state.refreshes,
           apiKeyChecks: state.apiKeyChecks,
           teams: state.teams,
@@ -268,7 +300,7 @@ function registerRoute(
           config: deps.config,
           clientIp: req.ip,
         });
-        if (written && auth) state.users.afterWrite(auth.projectId, touchedUsers(written, out), written);
+        if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
@@ -280,6 +312,7 @@ import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
 import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
+import { MembershipAddedSchema, MembershipRemovedSchema, TeamCreatedSchema, TeamDeletedSchema, TeamUpdatedSchema } from "@vestibule/proto/teams_permissions/v1/events";
 import type { Envelope } from "@vestibule/proto/event/v1/envelope";
 
 /** The key id an auth.api_key.* event is about. */
@@ -298,23 +331,32 @@ function decodeUserEvent(type: string, payload: Uint8Array): string | undefined 
 }
 
 /**
- * The users a mutating request may change that the gateway can name up front (the caller, a `user_id` path
- * parameter), with their cache generations now (UserCache.afterWrite).
+ * The users a mutating request may change (UserCache.afterWrite): the caller, a `user_id` path parameter, and a user
+ * the answer names (`user_id` of a sign-in / sign-up result).
  */
-function usersBefore(users: UserCache, auth: RequestAuth, params: unknown): Map<string, number> {
+function touchedUsers(auth: RequestAuth, params: unknown, out: RouteResult): Set<string> {
   const ids = new Set<string>();
   if (auth.user) ids.add(auth.user.id);
   const paramUser = (params as { user_id?: unknown } | undefined)?.user_id;
   if (typeof paramUser === "string" && isUuid(paramUser)) ids.add(paramUser.toLowerCase());
-  return new Map([...ids].map((id) => [id, users.generation(auth.projectId, id)]));
+  const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
+  if (typeof answered === "string" && isUuid(answered)) ids.add(answered.toLowerCase());
+  return ids;
 }
 
-/** Those users plus a user the answer names (`user_id` of a sign-in / sign-up result). */
-function touchedUsers(before: ReadonlyMap<string, number>, out: RouteResult): string[] {
-  const ids = [...before.keys()];
-  const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
-  if (typeof answered === "string" && isUuid(answered) && !before.has(answered)) ids.push(answered);
-  return ids;
+/** The team id a teams_permissions.team.* event is about. */
+function decodeTeamEvent(type: string, payload: Uint8Array): string | undefined {
+  if (type === "teams_permissions.team.updated.v1") return fromBinary(TeamUpdatedSchema, payload).team?.id;
+  if (type === "teams_permissions.team.deleted.v1") return fromBinary(TeamDeletedSchema, payload).teamId;
+  if (type === "teams_permissions.team.created.v1") return fromBinary(TeamCreatedSchema, payload).team?.id;
+  return undefined;
+}
+
+/** The user id a teams_permissions.membership.* event is about. */
+function decodeMembershipEvent(type: string, payload: Uint8Array): string | undefined {
+  if (type === "teams_permissions.membership.added.v1") return fromBinary(MembershipAddedSchema, payload).userId;
+  if (type === "teams_permissions.membership.removed.v1") return fromBinary(MembershipRemovedSchema, payload).userId;
+  return undefined;
 }
 
 function schemaError(message: string) {

@@ -7,6 +7,11 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { TeamService } from "@vestibule/proto/teams_permissions/v1/team_service";
+import { TeamMembershipService } from "@vestibule/proto/teams_permissions/v1/team_membership_service";
+import { PermissionService } from "@vestibule/proto/teams_permissions/v1/permission_service";
+import { PermissionDefinitionService } from "@vestibule/proto/teams_permissions/v1/permission_definition_service";
+import { TeamInvitationService } from "@vestibule/proto/teams_permissions/v1/invitation_service";
 import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
 import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
@@ -22,6 +27,11 @@ export interface ServiceClients {
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
+  readonly teams: Client<typeof TeamService>;
+  readonly teamMembers: Client<typeof TeamMembershipService>;
+  readonly permissions: Client<typeof PermissionService>;
+  readonly permissionDefinitions: Client<typeof PermissionDefinitionService>;
+  readonly teamInvitations: Client<typeof TeamInvitationService>;
   readonly apiKeys: Client<typeof ApiKeyService>;
   readonly mfa: Client<typeof MfaService>;
   readonly cliLogins: Client<typeof CliLoginService>;
@@ -53,6 +63,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const base = { caller: "gateway", secret: config.serviceSecret };
   const identity = { ...base, baseUrl: config.identityUrl };
   const auth = { ...base, baseUrl: config.authUrl };
+  const teams = { ...base, baseUrl: config.teamsPermissionsUrl };
   return {
     projects: tagged(createServiceClient(ProjectService, identity), "identity"),
     apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
@@ -61,6 +72,11 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
+    teams: tagged(createServiceClient(TeamService, teams), "teams_permissions"),
+    teamMembers: tagged(createServiceClient(TeamMembershipService, teams), "teams_permissions"),
+    permissions: tagged(createServiceClient(PermissionService, teams), "teams_permissions"),
+    permissionDefinitions: tagged(createServiceClient(PermissionDefinitionService, teams), "teams_permissions"),
+    teamInvitations: tagged(createServiceClient(TeamInvitationService, teams), "teams_permissions"),
     apiKeys: tagged(createServiceClient(ApiKeyService, auth), "auth"),
     mfa: tagged(createServiceClient(MfaService, auth), "auth"),
     cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),

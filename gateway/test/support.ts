@@ -12,11 +12,12 @@ import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { identityService } from "@vestibule/identity";
 import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
+import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { vaultService } from "@vestibule/vault";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
-import type { TeamAccess } from "../src/auth/team-access.ts";
+import { noTeamAccess, type TeamAccess } from "../src/auth/team-access.ts";
 
 export interface ProjectKeys {
   readonly projectId: string;
@@ -34,6 +35,8 @@ export interface Stack {
   /** Present when started with `auth: true`. */
   readonly auth?: RunningService;
   readonly email?: RunningService;
+  /** Present when started with `teams: true`. */
+  readonly teams?: RunningService;
   /** Present when started with `vault: true`. */
   readonly vault?: RunningService;
   readonly gateway: Gateway;
@@ -55,8 +58,13 @@ export interface StackOptions {
   readonly auth?: boolean;
   /** Also run the vault service (data vault). */
   readonly vault?: boolean;
-  /** Teams and team permissions the gateway sees (default: none, `noTeamAccess`). */
-  readonly teams?: TeamAccess;
+  /**
+   * Teams and team permissions. `true` runs the teams-permissions service (teams, memberships, invitations,
+   * permissions, project ownership, and the gateway's TeamAccess backed by it); a TeamAccess object is a stand-in
+   * directory for the gateway's team checks without that service. Default: none (`noTeamAccess`), with the gateway's
+   * teams-permissions client pointed at a closed port, so nothing reaches a teams service running elsewhere.
+   */
+  readonly teams?: boolean | TeamAccess;
   /**
    * Whether the gateway listens to events (default true). Without them its caches change only through its own
    * requests: tests of read-your-writes use that to tell the gateway's own invalidation from an event's.
@@ -71,9 +79,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
     LOG_LEVEL: "silent",
-    // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
-    VESTIBULE_DB_POOL_SIZE: "4",
     PORT: "0",
+    // A stack runs up to five processes' worth of pools in one test process, and test files run two at a time on
+    // one Postgres (max_connections 100 by default): small pools keep a stack near 40 connections instead of 60.
+    VESTIBULE_DB_POOL_SIZE: "4",
   };
   const identity = await startService(identityService, { env, log });
   const identityUrl = `http://127.0.0.1:${identity.port}`;
@@ -91,12 +100,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
   }
+  let teams: RunningService | undefined;
+  if (options.teams === true) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
+  }
   const gatewayEnv = { ...env };
 
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
     const bus = new PgBus(db.url, log);
-    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus: options.gatewayEvents === false ? undefined : bus, teams: options.teams });
+    // With the service running the gateway uses its own TeamAccess backed by it; otherwise the given stand-in or none.
+    const teamAccess = options.teams === true ? undefined : options.teams || noTeamAccess;
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus: options.gatewayEvents === false ? undefined : bus, teams: teamAccess });
     await gateway.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
@@ -137,6 +155,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     identity,
     auth,
     email,
+    teams,
     vault,
     gateway: main.gateway,
     env,
@@ -148,6 +167,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       await Promise.all(replicas.map((r) => r.close()));
       await main.close();
+      await teams?.stop();
       await vault?.stop();
       await email?.stop();
       await auth?.stop();

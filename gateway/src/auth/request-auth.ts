@@ -47,8 +47,8 @@ export interface TokenVerifier {
 
 /**
  * Which projects a user of the `internal` project administers (owner-team membership). Owner teams live in the
- * teams-permissions service; until it answers, nobody owns a project through an admin access token, and such tokens
- * are refused with ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN.
+ * teams-permissions service; the gateway's hook is OwnerTeamCache.ownership (auth/project-ownership.ts).
+ * `noProjectOwnership` (nobody owns anything) is for tests that do not run that service.
  */
 export type ProjectOwnership = (internalUserId: string, projectId: string) => Promise<boolean>;
 export const noProjectOwnership: ProjectOwnership = async () => false;

@@ -1,9 +1,9 @@
 /**
  * What the gateway needs to know about teams to guard team API keys: whether a team exists in a project, and whether
  * a user holds a permission in it (`$manage_api_keys`, contained permissions included). Teams and permissions live
- * in the teams-permissions service; pass an implementation backed by it as `GatewayDeps.teams`.
+ * in the teams-permissions service; the gateway's default is `teamsServiceAccess` (teams-service-access.ts).
  *
- * `noTeamAccess` is the stand-in while no teams service is wired: it knows no team, so every team-key request that
+ * `noTeamAccess` is the stand-in for tests that run no teams service: it knows no team, so every team-key request that
  * depends on a team is refused the way the contract refuses an unknown team: a server or admin caller gets
  * TEAM_NOT_FOUND, a client gets API_KEY_NOT_FOUND (the contract's answer for a missing `$manage_api_keys`, which does
  * not reveal whether the team exists). Team keys that already exist are still checked and managed by server callers.

@@ -5,6 +5,7 @@ import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
 import type { ServiceClients } from "../clients.ts";
 import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
+import type { TeamCache } from "../auth/team-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
 import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
 import type { TeamAccess } from "../auth/team-access.ts";
@@ -33,6 +34,8 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly projects: ProjectCache;
   readonly keys: KeyCache;
   readonly users: UserCache;
+  /** Teams by id (teams-permissions service), for the `selected_team` of user views; dropped by team events. */
+  readonly teamCache: TeamCache;
   /** Token refreshes, batched into RefreshSessions calls. */
   readonly refreshes: RefreshBatcher;
   /** User and team API key checks, cached until the key changes. */

@@ -1,5 +1,7 @@
 import type { User } from "@vestibule/proto/identity/v1/user";
 import type { ContactChannel } from "@vestibule/proto/identity/v1/user";
+import type { Team } from "@vestibule/proto/teams_permissions/v1/team";
+import { clientTeamView, serverTeamView } from "./team.ts";
 
 function json(text: string): unknown {
   if (!text) return null;
@@ -11,11 +13,15 @@ function json(text: string): unknown {
 }
 
 /**
- * The team object embedded as `selected_team`. Teams arrive with the teams-permissions service; until then a user
- * has no selected team (identity refuses to store one that the teams service has not confirmed).
+ * The selected team of a user as the caller looked it up: the team, `null` when the user's `selected_team_id` names a
+ * team that no longer exists (both fields then show null until identity clears the id), `undefined` when it was not
+ * looked up (`selected_team` null, `selected_team_id` as stored). See routes/selected-teams.ts.
  */
-function selectedTeam(_u: User): null {
-  return null;
+export type SelectedTeam = Team | null | undefined;
+
+function selectedTeamId(u: User, team: SelectedTeam): string | null {
+  if (!u.selectedTeamId) return null;
+  return team === null ? null : u.selectedTeamId;
 }
 
 const restriction = { is_restricted: false, restricted_reason: null } as const;
@@ -24,15 +30,15 @@ const restriction = { is_restricted: false, restricted_reason: null } as const;
  * The user as server and admin callers see it (contract endpoints.md §0). `is_restricted` / `restricted_reason`
  * are read by newer published SDKs (a restricted user counts as signed out there); Vestibule has no restricted users.
  */
-export function serverUserView(u: User): Record<string, unknown> {
+export function serverUserView(u: User, team?: SelectedTeam): Record<string, unknown> {
   return {
     id: u.id,
     primary_email: u.primaryEmail ?? null,
     primary_email_verified: u.primaryEmailVerified,
     primary_email_auth_enabled: u.primaryEmailAuthEnabled,
     display_name: u.displayName ?? null,
-    selected_team: selectedTeam(u),
-    selected_team_id: u.selectedTeamId ?? null,
+    selected_team: team ? serverTeamView(team) : null,
+    selected_team_id: selectedTeamId(u, team),
     profile_image_url: u.profileImageUrl ?? null,
     signed_up_at_millis: Number(u.signedUpAtMillis),
     has_password: u.hasPassword,
@@ -52,7 +58,7 @@ export function serverUserView(u: User): Record<string, unknown> {
 }
 
 /** The user as a client sees itself (no server metadata, no last-active time). */
-export function clientUserView(u: User): Record<string, unknown> {
+export function clientUserView(u: User, team?: SelectedTeam): Record<string, unknown> {
   return {
     id: u.id,
     primary_email: u.primaryEmail ?? null,
@@ -65,12 +71,12 @@ export function clientUserView(u: User): Record<string, unknown> {
     has_password: u.hasPassword,
     auth_with_email: u.hasPassword || u.otpAuthEnabled,
     oauth_providers: u.oauthProviders.map((p) => ({ id: p.id, account_id: p.accountId, email: p.email ?? null })),
-    selected_team_id: u.selectedTeamId ?? null,
+    selected_team_id: selectedTeamId(u, team),
     requires_totp_mfa: u.requiresTotpMfa,
     otp_auth_enabled: u.otpAuthEnabled,
     passkey_auth_enabled: u.passkeyAuthEnabled,
     is_anonymous: u.isAnonymous,
-    selected_team: selectedTeam(u),
+    selected_team: team ? clientTeamView(team) : null,
     ...restriction,
   };
 }

@@ -6,9 +6,9 @@ import { CONSUMERS, ConsumedEvents } from "./events.ts";
 import { emailStore } from "./store/email-store.ts";
 
 /**
- * Records every `auth.email.requested.v1` as one message in `emails`. Durable and idempotent: a redelivered event
- * (same envelope id) finds its processed_events row and changes nothing, and the unique `event_id` column keeps it so
- * even across a consumer rename.
+ * Records every `auth.email.requested.v1` (and `teams_permissions.email.requested.v1`, the same payload) as one message
+ * in `emails`. Durable and idempotent: a redelivered event (same envelope id) finds its processed_events row and
+ * changes nothing, and the unique `event_id` column keeps it so even across a consumer rename.
  *
  * Development: the message is `sent` at once (the dev mailbox is the delivery). Production: it is left `queued`; the
  * SMTP sender of a later issue picks queued messages up (index emails_queued) and delivers them.
@@ -17,12 +17,12 @@ import { emailStore } from "./store/email-store.ts";
  */
 export async function startEmailRequestedConsumer(ctx: ServiceContext): Promise<() => Promise<void>> {
   const { bus, pool, log, config } = ctx;
-  const sub = await consumeEvents({
+  const consume = (consumer: string, event: typeof ConsumedEvents.emailRequested) => consumeEvents({
     bus,
     pool,
     log,
-    consumer: CONSUMERS.emailRequested,
-    event: ConsumedEvents.emailRequested,
+    consumer,
+    event,
     handler: async ({ envelope, payload }, client) => {
       const email = emailFromRequest(payload, { mode: config.mode, envelopeProjectId: envelope.projectId });
       const row = await emailStore.insert(client, { ...email, id: newId(), eventId: envelope.id });
@@ -35,5 +35,15 @@ export async function startEmailRequestedConsumer(ctx: ServiceContext): Promise<
       else log.info(fields, row.status === "sent" ? "e-mail delivered to the dev mailbox" : "e-mail queued");
     },
   });
-  return () => sub.stop();
+  const subs = [await consume(CONSUMERS.emailRequested, ConsumedEvents.emailRequested)];
+  try {
+    // Team invitations (same payload shape, own stream).
+    subs.push(await consume(CONSUMERS.teamsEmailRequested, ConsumedEvents.teamsEmailRequested));
+  } catch (err) {
+    await Promise.all(subs.map((s) => s.stop().catch(() => {})));
+    throw err;
+  }
+  return async () => {
+    await Promise.all(subs.map((s) => s.stop()));
+  };
 }

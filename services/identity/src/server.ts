@@ -11,11 +11,16 @@ import { createProjectService } from "./project-service.ts";
 import { createUserService } from "./user-service.ts";
 import { ensureInternalProject } from "./bootstrap.ts";
 import { createSearchPools, type SearchPools } from "./store/search-pools.ts";
+import { startTeamEventConsumers } from "./team-events.ts";
 
 /** The user search connections of each running service (created by start, which runs before routes). */
 const searchPools = new WeakMap<ServiceContext, SearchPools>();
 
-/** The identity service: projects and their configuration, internal API keys, users and their contact channels. */
+/**
+ * The identity service: projects and their configuration, internal API keys, users and their contact channels.
+ * Consumes teams_permissions.team.deleted.v1 and .membership.removed.v1 to keep users' selected_team_id valid
+ * (team-events.ts).
+ */
 export const identityService: ServiceDefinition = {
   name: "identity",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
@@ -32,6 +37,10 @@ export const identityService: ServiceDefinition = {
     await ensureInternalProject(ctx);
     const pools = createSearchPools(ctx);
     searchPools.set(ctx, pools);
-    return () => pools.end();
+    const stopTeamEvents = await startTeamEventConsumers(ctx);
+    return async () => {
+      await stopTeamEvents();
+      await pools.end();
+    };
   },
 };

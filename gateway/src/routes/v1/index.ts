@@ -58,6 +58,34 @@ import {
   sendLegacyVerificationRoute,
   verifyContactChannelRoute,
 } from "./contact-channels.ts";
+import { createTeamRoute, deleteTeamRoute, getTeamRoute, listTeamsRoute, updateTeamRoute } from "./teams.ts";
+import { addTeamMemberRoute, removeTeamMemberRoute } from "./team-memberships.ts";
+import { getTeamMemberProfileRoute, listTeamMemberProfilesRoute, updateTeamMemberProfileRoute } from "./team-member-profiles.ts";
+import {
+  acceptTeamInvitationRoute,
+  checkTeamInvitationCodeRoute,
+  listTeamInvitationsRoute,
+  revokeTeamInvitationRoute,
+  sendTeamInvitationRoute,
+  teamInvitationDetailsRoute,
+} from "./team-invitations.ts";
+import {
+  createProjectPermissionDefinitionRoute,
+  createTeamPermissionDefinitionRoute,
+  deleteProjectPermissionDefinitionRoute,
+  deleteTeamPermissionDefinitionRoute,
+  grantProjectPermissionRoute,
+  grantTeamPermissionRoute,
+  listProjectPermissionDefinitionsRoute,
+  listProjectPermissionsRoute,
+  listTeamPermissionDefinitionsRoute,
+  listTeamPermissionsRoute,
+  revokeProjectPermissionRoute,
+  revokeTeamPermissionRoute,
+  updateProjectPermissionDefinitionRoute,
+  updateTeamPermissionDefinitionRoute,
+} from "./permissions.ts";
+import { transferProjectRoute } from "./internal-project-transfer.ts";
 import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
 import { credentialScanningRevokeRoute } from "./integrations.ts";
 import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
@@ -112,6 +140,37 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchContactChannelRoute,
   deleteContactChannelRoute,
   sendChannelVerificationRoute,
+  listTeamsRoute,
+  createTeamRoute,
+  getTeamRoute,
+  updateTeamRoute,
+  deleteTeamRoute,
+  addTeamMemberRoute,
+  removeTeamMemberRoute,
+  listTeamMemberProfilesRoute,
+  getTeamMemberProfileRoute,
+  updateTeamMemberProfileRoute,
+  sendTeamInvitationRoute,
+  listTeamInvitationsRoute,
+  revokeTeamInvitationRoute,
+  checkTeamInvitationCodeRoute,
+  teamInvitationDetailsRoute,
+  acceptTeamInvitationRoute,
+  listTeamPermissionsRoute,
+  grantTeamPermissionRoute,
+  revokeTeamPermissionRoute,
+  listProjectPermissionsRoute,
+  grantProjectPermissionRoute,
+  revokeProjectPermissionRoute,
+  listTeamPermissionDefinitionsRoute,
+  createTeamPermissionDefinitionRoute,
+  updateTeamPermissionDefinitionRoute,
+  deleteTeamPermissionDefinitionRoute,
+  listProjectPermissionDefinitionsRoute,
+  createProjectPermissionDefinitionRoute,
+  updateProjectPermissionDefinitionRoute,
+  deleteProjectPermissionDefinitionRoute,
+  transferProjectRoute,
   ...userApiKeyRoutes,
   ...teamApiKeyRoutes,
   credentialScanningRevokeRoute,

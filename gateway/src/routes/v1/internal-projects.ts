@@ -2,7 +2,9 @@ import { Type } from "typebox";
 import { DisplayName, Email, ImageUrl, Nullable, Obj, OneOf, Url, Uuid } from "../../validation/index.ts";
 import type { Project } from "@vestibule/proto/identity/v1/project";
 import { knownError, statusError } from "@vestibule/shared/errors";
+import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
 import type { RequestAuth } from "../../auth/request-auth.ts";
+import { ownerTeamIds } from "../../auth/project-ownership.ts";
 import { defineRoute } from "../route.ts";
 
 /** The admin project shape of `/internal/projects*`. */
@@ -102,17 +104,16 @@ const ProjectCreate = Obj(
 );
 
 /** `/internal/projects` is for signed-in users of the `internal` project (project owners), any access type. */
-function requireInternalUser(auth: RequestAuth): string {
+export function requireInternalUser(auth: RequestAuth): string {
   if (auth.projectId !== "internal") throw knownError("EXPECTED_INTERNAL_PROJECT");
   if (!auth.user) throw knownError("USER_AUTHENTICATION_REQUIRED");
   return auth.user.id;
 }
 
-// Listing and creating projects need the owner team memberships of the signed-in internal user, which the
-// teams-permissions service provides (issue "teams and permissions"). Until then no internal user can exist
-// (no sign-in yet), so these answer the authentication errors; a signed-in caller would get this 501.
-const OWNERSHIP_PENDING = "Project ownership needs the teams-permissions service, which is not available in this version.";
-
+/**
+ * The projects a signed-in user of `internal` manages: those owned by a team of `internal` they belong to (the
+ * teams-permissions service knows the memberships; identity lists the projects of those owner teams).
+ */
 export const listInternalProjectsRoute = defineRoute({
   method: "GET",
   path: "/internal/projects",
@@ -120,12 +121,18 @@ export const listInternalProjectsRoute = defineRoute({
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
   schemas: {},
-  async handler({ auth }) {
-    requireInternalUser(auth);
-    throw statusError(501, OWNERSHIP_PENDING);
+  async handler({ auth, clients }) {
+    const userId = requireInternalUser(auth);
+    const ownerTeams = await ownerTeamIds(clients, userId);
+    const { projects } = ownerTeams.length > 0 ? await clients.projects.listProjects({ ownerTeamIds: ownerTeams }) : { projects: [] };
+    return { json: { items: projects.map(adminProjectView), is_paginated: false } };
   },
 });
 
+/**
+ * Creates a project owned by one of the caller's teams (of `internal`; TEAM_MEMBERSHIP_NOT_FOUND otherwise).
+ * `allow_localhost` defaults to true, as in the reference.
+ */
 export const createInternalProjectRoute = defineRoute({
   method: "POST",
   path: "/internal/projects",
@@ -133,9 +140,19 @@ export const createInternalProjectRoute = defineRoute({
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
   schemas: { body: ProjectCreate },
-  async handler({ auth }) {
-    requireInternalUser(auth);
-    throw statusError(501, OWNERSHIP_PENDING);
+  async handler({ auth, body, clients }) {
+    const userId = requireInternalUser(auth);
+    await clients.teamMembers.getTeamMember({ projectId: "internal", caller: { accessType: AccessType.SERVER }, teamId: body.owner_team_id, userId });
+    const { project } = await clients.projects.createProject({
+      displayName: body.display_name,
+      description: body.description ?? "",
+      logoUrl: body.logo_url ?? undefined,
+      fullLogoUrl: body.full_logo_url ?? undefined,
+      isProductionMode: body.is_production_mode ?? false,
+      ownerTeamId: body.owner_team_id,
+      configUpdateJson: JSON.stringify({ allow_localhost: true, ...body.config }),
+    });
+    return { status: 201, json: adminProjectView(project!) };
   },
 });
 

@@ -11,6 +11,8 @@ import type { UserCache } from "../../auth/user-cache.ts";
 import { clientUserView, serverUserView } from "../../views/user.ts";
 import { defineRoute } from "../route.ts";
 import { resolveUserId } from "../helpers.ts";
+import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
+import { selectedTeamOf, selectedTeamsOf } from "../selected-teams.ts";
 
 const ANY = ["client", "server", "admin"] as const;
 const SERVER = ["server", "admin"] as const;
@@ -86,8 +88,8 @@ function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpda
 /**
  * Applies an update: credential changes through auth (which revokes sessions and keeps identity's has_password in
  * sync), the TOTP secret through auth (which keeps it encrypted and sets identity's requires_totp_mfa; null
- * disables multi-factor authentication), the rest through identity. Selected teams need the teams service (not
- * available yet): a non-null selected_team_id is refused as not being a membership.
+ * disables multi-factor authentication), the rest through identity. A selected team must be one the user belongs to
+ * (the teams-permissions service answers USER_NOT_FOUND / TEAM_MEMBERSHIP_NOT_FOUND).
  */
 async function updateUser(
   clients: ServiceClients,
@@ -97,7 +99,9 @@ async function updateUser(
   b: Partial<ServerUpdate>,
 ): Promise<User> {
   if (b.password !== undefined && b.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
-  if (b.selected_team_id) throw knownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: b.selected_team_id, user_id: userId });
+  if (b.selected_team_id) {
+    await clients.teamMembers.getTeamMember({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: b.selected_team_id, userId });
+  }
   if (b.password !== undefined || b.password_hash !== undefined) {
     if (b.password !== undefined && b.password !== null && auth.project.renderedConfig && !(auth.project.adminConfig.credential_enabled as boolean)) {
       throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
@@ -131,9 +135,10 @@ export const getMeRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: {},
-  async handler({ auth }) {
+  async handler({ auth, teamCache }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
-    return { json: auth.type === "client" ? clientUserView(auth.user.record) : serverUserView(auth.user.record) };
+    const team = await selectedTeamOf(teamCache, auth.user.record);
+    return { json: auth.type === "client" ? clientUserView(auth.user.record, team) : serverUserView(auth.user.record, team) };
   },
 });
 
@@ -144,7 +149,7 @@ export const patchMeClientRoute = defineRoute({
   tags: ["Users"],
   access: ANY,
   schemas: { body: Obj({ ...ClientUserUpdate.properties, ...ServerUserUpdate.properties }) },
-  async handler({ auth, body, clients, users, req }) {
+  async handler({ auth, body, clients, users, teamCache, req }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
     if (auth.type === "client") {
       const allowed = new Set(Object.keys(ClientUserUpdate.properties));
@@ -161,7 +166,8 @@ export const patchMeClientRoute = defineRoute({
       }
     }
     const user = await updateUser(clients, users, auth, auth.user.id, body);
-    return { json: auth.type === "client" ? clientUserView(user) : serverUserView(user) };
+    const team = await selectedTeamOf(teamCache, user);
+    return { json: auth.type === "client" ? clientUserView(user, team) : serverUserView(user, team) };
   },
 });
 
@@ -190,7 +196,7 @@ export const createUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { body: ServerUserCreate },
-  async handler({ auth, body, clients, users }) {
+  async handler({ auth, body, clients, users, teamCache }) {
     if (body.password != null && body.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
     if (!body.primary_email && (body.primary_email_auth_enabled || body.primary_email_verified)) {
       throw statusError(400, "primary_email_auth_enabled and primary_email_verified need a primary_email.");
@@ -238,7 +244,7 @@ export const createUserRoute = defineRoute({
     }
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
-    return { status: 201, json: serverUserView(user!) };
+    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!)) };
   },
 });
 
@@ -259,11 +265,11 @@ export const listUsersRoute = defineRoute({
       team_id: Optional(Uuid()),
     }),
   },
-  async handler({ auth, query, clients }) {
-    if (query.team_id) {
-      // Team membership lives in the teams-permissions service, not available in this version: no team exists.
-      throw knownError("TEAM_NOT_FOUND", { team_id: query.team_id });
-    }
+  async handler({ auth, query, clients, teamCache }) {
+    // `team_id`: the team's members (TEAM_NOT_FOUND for an unknown team), paged by identity like any listing.
+    const members = query.team_id
+      ? (await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: query.team_id })).members
+      : undefined;
     const res = await clients.users.listUsers({
       projectId: auth.projectId,
       limit: query.limit ?? 0,
@@ -271,8 +277,13 @@ export const listUsersRoute = defineRoute({
       desc: query.desc === true,
       query: query.query ?? "",
       includeAnonymous: query.include_anonymous === true,
+      userIds: members?.map((m) => m.userId) ?? [],
+      restrictToUserIds: members !== undefined,
     });
-    return { json: { items: res.users.map(serverUserView), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } } };
+    const selected = await selectedTeamsOf(teamCache, auth.projectId, res.users);
+    return {
+      json: { items: res.users.map((u) => serverUserView(u, selected.get(u.id))), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } },
+    };
   },
 });
 
@@ -285,11 +296,11 @@ export const getUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams },
-  async handler({ auth, params, users }) {
+  async handler({ auth, params, users, teamCache }) {
     const userId = resolveUserId(auth, params.user_id);
     const user = await users.get(auth.projectId, userId);
     if (!user) throw knownError("USER_NOT_FOUND");
-    return { json: serverUserView(user) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
   },
 });
 
@@ -300,9 +311,9 @@ export const patchUserRoute = defineRoute({
   tags: ["Users"],
   access: SERVER,
   schemas: { params: UserParams, body: ServerUserUpdate },
-  async handler({ auth, params, body, clients, users }) {
+  async handler({ auth, params, body, clients, users, teamCache }) {
     const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
-    return { json: serverUserView(user) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
   },
 });
 

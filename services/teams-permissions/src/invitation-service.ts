@@ -1,0 +1,162 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { TeamInvitationService } from "@vestibule/proto/teams_permissions/v1/invitation_service";
+import { withTransaction } from "@vestibule/shared/db";
+import { knownError } from "@vestibule/shared/errors";
+import { isUuid, newId } from "@vestibule/shared/ids";
+import { hashSecret, randomCode } from "@vestibule/shared/secrets";
+import { isRedirectUrlTrusted } from "@vestibule/shared/urls";
+import { clientUser, isClient, requireMembership, requireTeamPermission } from "./access.ts";
+import { invitationEmail } from "./domain/emails.ts";
+import { codeProblem, codeTail, INVITATION_LIFETIME_MS, linkWithCode, normalizeCode } from "./domain/invitation-codes.ts";
+import { TeamsEvents } from "./events.ts";
+import type { TeamsRuntime } from "./runtime.ts";
+import { addMember, invitationMessage } from "./team-ops.ts";
+import { invitationStore, type InvitationRow } from "./store/invitation-store.ts";
+import { teamStore } from "./store/team-store.ts";
+
+/**
+ * Team invitations (endpoints.md §4) with their one-time codes (domain/invitation-codes.ts). The e-mail is asked for
+ * through the outbox in the transaction that stores the invitation (teams_permissions.email.requested.v1), so it
+ * exists if and only if its code does. Accepting uses the code and adds the membership in one transaction: a code
+ * works once, and never without its membership. Codes are secrets: they are never logged.
+ */
+export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeof TeamInvitationService> {
+  const { ctx, identity, settings } = rt;
+  const { pool, outbox } = ctx;
+
+  /**
+   * Finds the invitation of a code and checks it (not found, expired, used, too many attempts). Every attempt counts
+   * against all codes sharing the last 39 characters, committed even when the check then fails.
+   */
+  async function checkCode(projectId: string, input: string): Promise<InvitationRow> {
+    const code = normalizeCode(input);
+    if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
+    const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
+    if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+    if (problem) throw problem;
+    return row;
+  }
+
+  async function teamOf(projectId: string, row: InvitationRow) {
+    const team = await teamStore.get(pool, projectId, row.team_id);
+    // The team went away: its invitations are gone with it (cascade), so this only happens in a race.
+    if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    return team;
+  }
+
+  return {
+    async createTeamInvitation(req) {
+      const { projectId, teamId } = req;
+      const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      let invitedBy: string | null = null;
+      if (isClient(req.caller)) {
+        invitedBy = clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
+        await requireTeamPermission(identity, pool, s, projectId, teamId, invitedBy, "$invite_members");
+      } else if (req.caller?.userId && isUuid(req.caller.userId)) {
+        invitedBy = req.caller.userId;
+      }
+      const team = isUuid(teamId) ? await teamStore.get(pool, projectId, teamId) : undefined;
+      if (!team) throw knownError("TEAM_NOT_FOUND", { team_id: teamId });
+      if (!isRedirectUrlTrusted(req.callbackUrl, { allowLocalhost: s.redirectTrust.allowLocalhost, trustedDomains: s.redirectTrust.trustedDomains.map((baseUrl) => ({ baseUrl })) })) {
+        throw knownError("REDIRECT_URL_NOT_WHITELISTED");
+      }
+      const email = req.email.trim().toLowerCase();
+      const row = await withTransaction(pool, async (tx) => {
+        const code = randomCode(45);
+        const inserted = await invitationStore.insert(tx, {
+          id: newId(),
+          projectId,
+          teamId: team.id,
+          email,
+          codeHash: hashSecret(code),
+          tailHash: hashSecret(codeTail(code)),
+          invitedBy,
+          lifetimeMs: INVITATION_LIFETIME_MS,
+        });
+        const mail = invitationEmail({ teamDisplayName: team.display_name, projectDisplayName: s.displayName, link: linkWithCode(req.callbackUrl, code) });
+        await outbox.enqueue(
+          tx,
+          TeamsEvents.emailRequested,
+          {
+            projectId,
+            to: email,
+            subject: mail.subject,
+            html: mail.html,
+            text: mail.text,
+            notificationCategory: "Transactional",
+            template: mail.template,
+            userId: "",
+            variablesJson: JSON.stringify(mail.variables),
+          },
+          { projectId },
+        );
+        return inserted;
+      });
+      ctx.log.info({ project_id: projectId, team_id: team.id, invitation_id: row.id }, "team invitation sent");
+      return { invitation: invitationMessage(row) };
+    },
+
+    async listTeamInvitations(req) {
+      const { projectId, teamId } = req;
+      if (isClient(req.caller)) {
+        const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+        const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+        await requireMembership(identity, pool, projectId, teamId, me);
+        for (const permission of ["$read_members", "$invite_members"]) {
+          await requireTeamPermission(identity, pool, s, projectId, teamId, me, permission);
+        }
+      } else if (!(isUuid(teamId) && (await teamStore.get(pool, projectId, teamId)))) {
+        throw knownError("TEAM_NOT_FOUND", { team_id: teamId });
+      }
+      return { invitations: (await invitationStore.listPending(pool, projectId, teamId)).map(invitationMessage) };
+    },
+
+    async deleteTeamInvitation(req) {
+      const { projectId, teamId } = req;
+      if (isClient(req.caller)) {
+        const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+        const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+        await requireTeamPermission(identity, pool, s, projectId, teamId, me, "$remove_members");
+      } else if (!(isUuid(teamId) && (await teamStore.get(pool, projectId, teamId)))) {
+        throw knownError("TEAM_NOT_FOUND", { team_id: teamId });
+      }
+      if (!isUuid(req.invitationId) || !(await invitationStore.delete(pool, projectId, teamId, req.invitationId))) {
+        throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      }
+      return {};
+    },
+
+    async checkTeamInvitationCode(req) {
+      await checkCode(req.projectId, req.code);
+      return {};
+    },
+
+    async getTeamInvitationDetails(req) {
+      clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
+      const row = await checkCode(req.projectId, req.code);
+      const team = await teamOf(req.projectId, row);
+      return { teamId: team.id, teamDisplayName: team.display_name };
+    },
+
+    async acceptTeamInvitation(req) {
+      const { projectId } = req;
+      const userId = clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
+      const checked = await checkCode(projectId, req.code);
+      const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      const joined = await withTransaction(pool, async (tx) => {
+        // Locked and checked again: of two concurrent accepts only one passes.
+        const row = await invitationStore.byHash(tx, projectId, hashSecret(normalizeCode(req.code)!), true);
+        if (!row || row.id !== checked.id) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        if (row.used_at) throw knownError("VERIFICATION_CODE_ALREADY_USED");
+        const team = await teamStore.get(tx, projectId, row.team_id, true);
+        if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        const added = await addMember(rt, tx, s, { projectId, teamId: team.id, userId, kind: "member" });
+        if (!(await invitationStore.markUsed(tx, row.id, userId))) throw knownError("VERIFICATION_CODE_ALREADY_USED");
+        return added !== undefined;
+      });
+      return { teamId: checked.team_id, joined };
+    },
+  };
+}

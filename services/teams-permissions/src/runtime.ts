@@ -1,0 +1,26 @@
+import type { ServiceContext } from "@vestibule/shared/service";
+import { createIdentityClients, type IdentityClients } from "./peers.ts";
+import { PermissionChecker } from "./permission-checker.ts";
+import { ProjectSettingsCache } from "./project-settings.ts";
+
+/** What the RPCs and consumers of one service instance share. */
+export interface TeamsRuntime {
+  readonly ctx: ServiceContext;
+  readonly identity: IdentityClients;
+  readonly settings: ProjectSettingsCache;
+  readonly checker: PermissionChecker;
+}
+
+const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
+
+/** The runtime of a service context (created on first use; `start` and `routes` get the same one). */
+export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    const identity = createIdentityClients(ctx);
+    const settings = new ProjectSettingsCache(identity);
+    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings) };
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
