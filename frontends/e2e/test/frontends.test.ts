@@ -16,6 +16,10 @@ import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-con
 import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
 import { measure } from "../src/measure-size.ts";
+import { devPagePath, startDev } from "@vestibule/build-config/dev";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const PASSWORD = "correct-horse-battery-7";
@@ -371,6 +375,26 @@ describe("dashboard areas standalone (development harness with the demo project'
     await checks.getByRole("link", { name: "Fix" }).first().click();
     expect(page.url()).toMatch(/#(allow-localhost|domains)$/);
     await page.close();
+  });
+
+  it("npm run dev: one area rebuilt in development and served alone against the platform's keys", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vestibule-dev-"));
+    const devFile = join(dir, "dev.json");
+    writeFileSync(devFile, JSON.stringify({ gateway_url: tp.gatewayUrl, projects: tp.projects }));
+    const app = FRONTEND_APPS.find((a) => a.dir === "dashboard-keys")!;
+    const dev = await startDev({ app, port: 0, host: "127.0.0.1", devFile, frontendsOrigin: url, log: () => undefined });
+    try {
+      await dev.firstBuild;
+      const page = await browser.newPage();
+      await page.goto(`${dev.server.url}${devPagePath(app)}`);
+      await page.getByRole("heading", { name: "API keys", exact: true }).waitFor();
+      // The demo project's keys (from dev.json) work: its key sets are listed.
+      await page.getByText("Test keys").first().waitFor();
+      await page.close();
+    } finally {
+      await dev.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("every other area renders standalone", async () => {

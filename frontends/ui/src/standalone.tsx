@@ -1,7 +1,7 @@
 /**
- * Runs one dashboard area alone (development): the area's own index.html mounts it with the admin key of a project
- * from `dev-config.json` next to it (written by `npm run dev -w @vestibule/dashboard-<area>` from .vestibule/dev.json,
- * never served by the platform). Shows how to get one when it is missing.
+ * Runs one dashboard area alone (development): the area's own index.html mounts it with the keys of a project from
+ * `dev-config.json` next to it (served by `npm run dev -w @vestibule/dashboard-<area>` from .vestibule/dev.json, see
+ * build-config/src/dev.ts; never served by the platform). Says how to get one when it is missing.
  */
 import { createRoot } from "react-dom/client";
 import type { ComponentType } from "react";
@@ -28,7 +28,7 @@ export async function mountStandaloneArea(Area: ComponentType<AreaProps>, title:
   } catch (err) {
     root.render(
       <p role="alert" style={{ padding: 24 }}>
-        This area runs alone only in development: start it with <code>npm run dev</code> in its folder ({(err as Error).message}).
+        This area runs alone only in development: start it with <code>npm run dev -w @vestibule/{basePath.split("/")[2] ?? "dashboard-…"}</code> ({(err as Error).message}).
       </p>,
     );
     return;
