@@ -70,7 +70,7 @@ export default function KeysArea({ adminApp }: AreaProps) {
           { key: "p", header: "Publishable", render: (k) => last(k.publishableClientKey), hideOnPhone: true },
           { key: "s", header: "Secret", render: (k) => last(k.secretServerKey), hideOnPhone: true },
           { key: "a", header: "Admin", render: (k) => last(k.superSecretAdminKey), hideOnPhone: true },
-          { key: "e", header: "Expires", render: (k) => k.expiresAt.toLocaleDateString() },
+          { key: "e", header: "Expires", render: (k) => k.expiresAt?.toLocaleDateString() ?? "Never" },
           { key: "st", header: "Status", render: (k) => (k.isValid() ? <span className="vs-badge vs-badge-ok">Active</span> : <span className="vs-badge">{k.whyInvalid() === "expired" ? "Expired" : "Revoked"}</span>) },
           {
             key: "x",

@@ -211,6 +211,26 @@ describe("admin app: metrics and transfer", () => {
     expect(transfer.headers["x-stack-super-secret-admin-key"]).toBeUndefined();
   });
 
+  it("internal key sets without an expiry never expire; expired and revoked ones say why", async () => {
+    const { fetch } = fakeServer({
+      "GET /internal/api-keys": () =>
+        json({
+          items: [
+            { id: "k1", description: "platform", created_at_millis: 1, expires_at_millis: null, publishable_client_key: { last_four: "abcd" } },
+            { id: "k2", description: "old", created_at_millis: 1, expires_at_millis: 2, secret_server_key: { last_four: "efgh" } },
+            { id: "k3", description: "revoked", created_at_millis: 1, expires_at_millis: Date.now() + 60_000, manually_revoked_at_millis: 5 },
+          ],
+        }),
+    });
+    const keys = await adminApp(fetch).listInternalApiKeys();
+    expect(keys.map((k) => [k.expiresAt?.getTime() ?? null, k.isValid(), k.whyInvalid()])).toEqual([
+      [null, true, null],
+      [2, false, "expired"],
+      [expect.any(Number), false, "manually-revoked"],
+    ]);
+    expect(keys[0]!.publishableClientKey).toEqual({ lastFour: "abcd" });
+  });
+
   it("transfer refuses a user that is not a signed-in user of an app", async () => {
     const { calls, fetch } = fakeServer({ "GET /internal/projects/current": () => json(adminProjectJson()) });
     const project = await adminApp(fetch).getProject();

@@ -14,7 +14,11 @@ import { CLIENT_VERSION } from "./version.ts";
 export interface InternalApiKeyBase {
   readonly id: string;
   readonly description: string;
-  readonly expiresAt: Date;
+  /**
+   * Null when the key set never expires: the API always gives new key sets an expiry, but the platform's own key sets
+   * (e.g. the ones `npm start` makes for its projects) have none.
+   */
+  readonly expiresAt: Date | null;
   readonly manuallyRevokedAt: Date | null;
   readonly createdAt: Date;
   isValid(): boolean;
@@ -253,9 +257,10 @@ export class StackAdminApp extends StackServerApp {
   }
 
   private internalApiKeyFrom(json: Json): InternalApiKey | InternalApiKeyFirstView {
-    const expiresAt = new Date(json.expires_at_millis);
+    const expiresAt = json.expires_at_millis == null ? null : new Date(json.expires_at_millis);
     const manuallyRevokedAt = json.manually_revoked_at_millis == null ? null : new Date(json.manually_revoked_at_millis);
-    const whyInvalid = (): "expired" | "manually-revoked" | null => (manuallyRevokedAt ? "manually-revoked" : expiresAt.getTime() < Date.now() ? "expired" : null);
+    const whyInvalid = (): "expired" | "manually-revoked" | null =>
+      manuallyRevokedAt ? "manually-revoked" : expiresAt !== null && expiresAt.getTime() < Date.now() ? "expired" : null;
     const key = (v: unknown) => (v == null ? null : typeof v === "string" ? v : { lastFour: (v as Json).last_four as string });
     return {
       id: json.id,
