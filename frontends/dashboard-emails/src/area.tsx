@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from "react";
 import type { StackAdminApp } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Progress, Select, Table, TextArea, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ErrorAlert, Progress, Select, TabList, Table, TextArea, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 type Tab = "sender" | "themes" | "templates" | "drafts" | "sent" | "mailbox";
 
@@ -229,14 +229,8 @@ export default function EmailsArea({ adminApp, adminHeaders, mode, frontendsOrig
   return (
     <div className="vs-stack">
       <h1 style={{ margin: 0, fontSize: "1.5rem" }}>E-mails</h1>
-      <div className="vs-tabs" role="tablist" aria-label="E-mail sections">
-        {tabs.map((t) => (
-          <button key={t.id} type="button" role="tab" className="vs-tab" aria-selected={tab === t.id} onClick={() => setTab(t.id)}>
-            {t.title}
-          </button>
-        ))}
-      </div>
-      <Card role="tabpanel" aria-label={tabs.find((t) => t.id === tab)?.title} style={{ minHeight: 240 }}>
+      <TabList label="E-mail sections" idPrefix="emails" tabs={tabs} active={tab} onSelect={(id) => setTab(id as Tab)} />
+      <Card {...tabPanelProps("emails", tab)} style={{ minHeight: 240 }}>
         {tab === "sender" ? <Sender adminApp={adminApp} /> : null}
         {tab === "themes" || tab === "templates" || tab === "drafts" ? <Collection key={tab} kind={tab} adminApp={adminApp} /> : null}
         {tab === "sent" ? <SentLog adminApp={adminApp} /> : null}

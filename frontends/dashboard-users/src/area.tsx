@@ -43,7 +43,8 @@ function UserList({ adminApp, basePath }: AreaProps) {
         pageSize={PAGE_SIZE}
         resetKey={`${debounced}|${version}`}
         fetchPage={async (cursor, limit) => {
-          const users = await adminApp.listUsers({ cursor: cursor ?? undefined, limit, query: debounced || undefined });
+          // Newest first, as people look for recent sign-ups; one page per request, never the whole list.
+          const users = await adminApp.listUsers({ cursor: cursor ?? undefined, limit, query: debounced || undefined, orderBy: "signedUpAt", desc: true });
           return { items: users, nextCursor: users.nextCursor };
         }}
         rowKey={(u) => u.id}
@@ -62,7 +63,7 @@ function UserList({ adminApp, basePath }: AreaProps) {
               </span>
             ),
           },
-          { key: "email", header: "E-mail", render: (u) => u.primaryEmail ?? "—" },
+          { key: "email", header: "E-mail", render: (u) => u.primaryEmail ?? "—", hideOnPhone: true },
           { key: "verified", header: "Verified", render: (u) => (u.primaryEmailVerified ? "Yes" : "No"), hideOnPhone: true },
           { key: "signed-up", header: "Signed up", render: (u) => u.signedUpAt.toLocaleDateString(), hideOnPhone: true },
         ]}

@@ -88,3 +88,29 @@ export async function screenshotBothThemes(page: Page, name: string, options: { 
   await page.evaluate(`document.documentElement.dataset.theme = "light"; document.documentElement.style.colorScheme = "light";`);
   return { phoneOverflow };
 }
+
+/**
+ * Form controls and buttons of the page that a screen reader could not name: inputs, selects and text areas without
+ * a label, aria-label or aria-labelledby; buttons and links without text or aria-label. Returns a short description
+ * of each (empty when every control has a name). Hidden elements are ignored.
+ */
+export async function unnamedControls(page: Page): Promise<string[]> {
+  // A string script: functions would carry the test runner's transpiler helpers into the page.
+  return (await page.evaluate(`(() => {
+    const visible = (el) => !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length) && getComputedStyle(el).visibility !== "hidden";
+    const named = (el) => {
+      if ((el.getAttribute("aria-label") || "").trim()) return true;
+      const by = el.getAttribute("aria-labelledby");
+      if (by && by.split(/\\s+/).some((id) => (document.getElementById(id)?.textContent || "").trim())) return true;
+      if (el.labels && Array.from(el.labels).some((l) => (l.textContent || "").trim())) return true;
+      if (el.tagName === "BUTTON" || el.tagName === "A") return (el.textContent || "").trim().length > 0 || !!el.querySelector("img[alt]:not([alt=''])");
+      return !!(el.getAttribute("title") || "").trim();
+    };
+    const out = [];
+    for (const el of document.querySelectorAll("input:not([type=hidden]), select, textarea, button, a[href]")) {
+      if (!visible(el) || named(el)) continue;
+      out.push(el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + String(el.className).split(" ").join(".") : ""));
+    }
+    return out;
+  })()`)) as string[];
+}

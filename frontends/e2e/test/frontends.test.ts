@@ -13,7 +13,7 @@ import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-p
 import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
 import { FRONTEND_APPS, defaultManifest, type RuntimeConfig } from "@vestibule/build-config/apps";
 import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
-import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
 import { measure } from "../src/measure-size.ts";
 import { devPagePath, startDev } from "@vestibule/build-config/dev";
@@ -52,6 +52,16 @@ async function api<T>(path: string, init: { method?: string; body?: unknown; typ
   return (await res.json()) as T;
 }
 
+/** The focused element as "tag:accessible name" (aria-label, label, else text). */
+async function focused(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el) return "";
+    const name = el.getAttribute("aria-label") || (el.labels && el.labels[0] ? el.labels[0].textContent : "") || el.textContent || "";
+    return el.tagName.toLowerCase() + ":" + name.replace(/\\s+/g, " ").trim();
+  })()`)) as string;
+}
+
 async function userByEmail(email: string): Promise<Record<string, any>> {
   const r = await api<{ items: Record<string, any>[] }>(`/users?query=${encodeURIComponent(email)}&limit=5`);
   const u = r.items.find((x) => x.primary_email === email);
@@ -59,9 +69,13 @@ async function userByEmail(email: string): Promise<Record<string, any>> {
   return u;
 }
 
-/** Screenshots in both themes at desktop and phone width; nothing may scroll sideways on a phone. */
+/**
+ * Screenshots in both themes at desktop and phone width; nothing may scroll sideways on a phone, and every control
+ * must have a name a screen reader can read.
+ */
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle").catch(() => undefined);
+  expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
   const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
   expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
 }
@@ -154,6 +168,38 @@ describe("hosted handler pages (demo project)", () => {
     await shot(page, "handler-sign-in-phone");
     await page.close();
     expect(browser.errors.filter((e) => !e.includes("/api/v1/"))).toEqual([]);
+  });
+
+  it("signs in with the keyboard alone: tab order, method tabs with arrow keys, Enter submits", async () => {
+    const email = `keyboard-${run}@example.com`;
+    await api("/users", { method: "POST", body: { primary_email: email, password: PASSWORD, primary_email_auth_enabled: true } });
+    const page = await browser.newPage();
+    await page.goto(`${url}/handler/sign-in`);
+    await page.getByRole("heading", { name: /Sign in to/ }).waitFor();
+    // The page moves focus to its heading (screen readers announce the new page); Tab goes on from there.
+    expect(await focused(page)).toBe("h1:Sign in to Demo Project");
+    const order: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      await page.keyboard.press("Tab");
+      order.push(await focused(page));
+    }
+    expect(order).toEqual(["a:Sign up", "button:Password", "input:E-mail", "input:Password", "button:Show password", "a:Forgot password?", "button:Sign in"]);
+    // The method tabs: one tab stop, arrow keys switch.
+    await page.keyboard.press("Shift+Tab");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Shift+Tab");
+    expect(await focused(page)).toBe("button:Password");
+    await page.keyboard.press("ArrowRight");
+    expect(await focused(page)).toBe("button:E-mail code");
+    await page.getByRole("button", { name: "Send sign-in code" }).waitFor();
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/handler\/account-settings/);
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    await page.close();
   });
 
   it("a customer's own app (example host) loads the handler pages as federated modules and signs in through them", async () => {

@@ -7,10 +7,12 @@ export function BarChart({ title, points }: { title: string; points: readonly { 
   const h = 160;
   const max = Math.max(1, ...points.map((p) => p.activity));
   const bw = points.length ? w / points.length : w;
+  const total = points.reduce((sum, p) => sum + p.activity, 0);
   return (
-    <figure style={{ margin: 0 }}>
+    <figure style={{ margin: 0, position: "relative" }}>
       <figcaption className="vs-label">{title}</figcaption>
-      <svg viewBox={`0 0 ${w} ${h}`} width="100%" height={h} role="img" aria-label={`${title}: ${points.reduce((s, p) => s + p.activity, 0)} in ${points.length} days`} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${w} ${h}`} width="100%" height={h} role="img" aria-label={`${title}: ${total} in ${points.length} days`} preserveAspectRatio="none">
+        <line x1={0} x2={w} y1={h - 0.5} y2={h - 0.5} stroke="var(--vs-border)" strokeWidth={1} />
         {points.map((p, i) => {
           const bh = (p.activity / max) * (h - 10);
           return (
@@ -20,6 +22,11 @@ export function BarChart({ title, points }: { title: string; points: readonly { 
           );
         })}
       </svg>
+      {total === 0 ? (
+        <p className="vs-muted" aria-hidden="true" style={{ position: "absolute", inset: "40% 0 auto", textAlign: "center", margin: 0 }}>
+          Nothing in these {points.length} days yet
+        </p>
+      ) : null}
       <table className="vs-sr-only">
         <caption>{title}</caption>
         <tbody>

@@ -31,6 +31,8 @@ export {
 export type { ButtonProps, TextFieldProps } from "./components.tsx";
 export { CursorTable, Table } from "./data-table.tsx";
 export { AsyncSection, ErrorBoundary } from "./error-boundary.tsx";
+export { TabList, tabPanelProps } from "./tabs.tsx";
+export type { TabItem } from "./tabs.tsx";
 export type { Column, Page } from "./data-table.tsx";
 export { AREA_CONTRACT_VERSION } from "./area.ts";
 export type { AreaProps, DashboardProject } from "./area.ts";

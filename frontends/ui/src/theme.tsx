@@ -10,15 +10,15 @@ export const THEME_STORAGE_KEY = "vestibule-theme";
 
 const CSS = `
 :root,html[data-theme=light]{--vs-bg:#f7f7f9;--vs-surface:#fff;--vs-surface-2:#f1f2f5;--vs-text:#16181d;--vs-muted:#5b6170;
---vs-border:#d9dce3;--vs-primary:#4338ca;--vs-primary-text:#fff;--vs-primary-hover:#3730a3;--vs-danger:#b42318;--vs-danger-bg:#fef3f2;
+--vs-border:#d9dce3;--vs-input-border:#858b9b;--vs-primary:#4338ca;--vs-primary-text:#fff;--vs-primary-hover:#3730a3;--vs-danger:#b42318;--vs-danger-bg:#fef3f2;
 --vs-warn:#8a5a00;--vs-warn-bg:#fff8e6;--vs-ok:#067647;--vs-ok-bg:#ecfdf3;--vs-info-bg:#eef2ff;--vs-focus:#6366f1;--vs-shadow:0 1px 2px rgba(16,24,40,.06),0 1px 3px rgba(16,24,40,.1)}
 html[data-theme=dark]{--vs-bg:#111318;--vs-surface:#1a1d24;--vs-surface-2:#232732;--vs-text:#eceef3;--vs-muted:#a3a9b8;
---vs-border:#343a48;--vs-primary:#818cf8;--vs-primary-text:#0b0d12;--vs-primary-hover:#a5b4fc;--vs-danger:#fda29b;--vs-danger-bg:#3a1512;
+--vs-border:#343a48;--vs-input-border:#6f778a;--vs-primary:#818cf8;--vs-primary-text:#0b0d12;--vs-primary-hover:#a5b4fc;--vs-danger:#fda29b;--vs-danger-bg:#3a1512;
 --vs-warn:#fdd37a;--vs-warn-bg:#33260a;--vs-ok:#6ce9a6;--vs-ok-bg:#0c2e1f;--vs-info-bg:#1e2240;--vs-focus:#a5b4fc;--vs-shadow:0 1px 3px rgba(0,0,0,.5)}
 .vs-root{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--vs-text);background:var(--vs-bg);min-height:100vh;box-sizing:border-box;overflow-wrap:break-word}
 .vs-root h1,.vs-root h2,.vs-root h3,.vs-alert,.vs-hint{overflow-wrap:anywhere}
 .vs-root *,.vs-root *::before,.vs-root *::after{box-sizing:border-box}
-.vs-root a{color:var(--vs-primary)}
+.vs-root a:not(.vs-btn):not(.vs-tab){color:var(--vs-primary)}
 .vs-root :focus-visible{outline:2px solid var(--vs-focus);outline-offset:2px}
 .vs-sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .vs-skip{position:absolute;left:-9999px;top:8px;z-index:10;background:var(--vs-surface);padding:8px 12px;border-radius:8px}
@@ -33,7 +33,7 @@ html[data-theme=dark]{--vs-bg:#111318;--vs-surface:#1a1d24;--vs-surface-2:#23273
 .vs-spread{display:flex;gap:8px;align-items:center;justify-content:space-between;flex-wrap:wrap}
 .vs-field{display:flex;flex-direction:column;gap:6px}
 .vs-field label,.vs-label{font-weight:600;font-size:.9rem}
-.vs-input,.vs-select,.vs-textarea{width:100%;font:inherit;color:var(--vs-text);background:var(--vs-surface);border:1px solid var(--vs-border);border-radius:8px;padding:9px 12px;min-height:40px}
+.vs-input,.vs-select,.vs-textarea{width:100%;font:inherit;color:var(--vs-text);background:var(--vs-surface);border:1px solid var(--vs-input-border);border-radius:8px;padding:9px 12px;min-height:40px}
 .vs-textarea{min-height:120px;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem}
 .vs-input[aria-invalid=true],.vs-textarea[aria-invalid=true]{border-color:var(--vs-danger)}
 .vs-field-error{color:var(--vs-danger);font-size:.85rem;min-height:0}
@@ -62,11 +62,12 @@ html[data-theme=dark]{--vs-bg:#111318;--vs-surface:#1a1d24;--vs-surface-2:#23273
 .vs-divider::before,.vs-divider::after{content:"";flex:1;border-top:1px solid var(--vs-border)}
 .vs-skeleton{background:linear-gradient(90deg,var(--vs-surface-2),var(--vs-border),var(--vs-surface-2));background-size:200% 100%;animation:vs-shimmer 1.4s ease infinite;border-radius:6px}
 @keyframes vs-shimmer{to{background-position:-200% 0}}
-.vs-table-wrap{overflow-x:auto;border:1px solid var(--vs-border);border-radius:10px;background:var(--vs-surface)}
+.vs-table-wrap{position:relative;overflow-x:auto;border:1px solid var(--vs-border);border-radius:10px;background:var(--vs-surface)}
 .vs-table{width:100%;border-collapse:collapse;font-size:.92rem}
 .vs-table th,.vs-table td{text-align:left;padding:10px 12px;border-bottom:1px solid var(--vs-border);vertical-align:middle;height:48px}
 .vs-table th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--vs-muted);background:var(--vs-surface-2);height:40px}
 .vs-table tr:last-child td{border-bottom:0}
+.vs-table .vs-code{white-space:nowrap;word-break:normal}
 .vs-table tbody tr[data-clickable]{cursor:pointer}
 .vs-table tbody tr[data-clickable]:hover{background:var(--vs-surface-2)}
 .vs-badge{display:inline-block;font-size:.75rem;font-weight:600;border-radius:999px;padding:2px 8px;background:var(--vs-surface-2);border:1px solid var(--vs-border)}
@@ -108,6 +109,28 @@ function currentTheme(): ThemeName {
 }
 
 const listeners = new Set<() => void>();
+let observer: MutationObserver | null = null;
+
+/**
+ * Subscribes to theme changes: setTheme() here, and any other change of `html[data-theme]` (another app on the page
+ * with its own copy of this kit, a browser extension, tests), seen through a MutationObserver.
+ */
+function subscribeTheme(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!observer && typeof MutationObserver !== "undefined") {
+    observer = new MutationObserver(() => {
+      for (const l of listeners) l();
+    });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) {
+      observer?.disconnect();
+      observer = null;
+    }
+  };
+}
 
 export function setTheme(theme: ThemeName): void {
   document.documentElement.dataset.theme = theme;
@@ -123,10 +146,7 @@ export function setTheme(theme: ThemeName): void {
 /** The active theme and a toggle; every user of the hook re-renders on a change. */
 export function useTheme(): { theme: ThemeName; toggle: () => void; set: (t: ThemeName) => void } {
   const theme = useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
+    subscribeTheme,
     currentTheme,
     () => "light" as ThemeName,
   );

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import type { CurrentUser, Project } from "@vestibule/js";
 import { useProject, useUser } from "@vestibule/react";
-import { AsyncSection, Skeleton, navigate, useLocation } from "@vestibule/ui";
+import { AsyncSection, Skeleton, TabList, navigate, tabPanelProps, useLocation } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { ProfileSection } from "../account/profile.tsx";
 import { EmailsSection } from "../account/emails.tsx";
@@ -47,33 +47,8 @@ export default function AccountSettings() {
   };
   return (
     <AuthCard title="Account settings" subtitle={u.primaryEmail ?? undefined} wide>
-      <div className="vs-tabs" role="tablist" aria-label="Settings sections">
-        {tabs.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-controls={`panel-${t.id}`}
-            aria-selected={t.id === active.id}
-            tabIndex={t.id === active.id ? 0 : -1}
-            className="vs-tab"
-            onClick={() => select(t.id)}
-            onKeyDown={(e) => {
-              const i = tabs.indexOf(t);
-              const next = e.key === "ArrowRight" ? tabs[(i + 1) % tabs.length] : e.key === "ArrowLeft" ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
-              if (next) {
-                e.preventDefault();
-                select(next.id);
-                document.getElementById(`tab-${next.id}`)?.focus();
-              }
-            }}
-          >
-            {t.title}
-          </button>
-        ))}
-      </div>
-      <section role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="vs-section" style={{ minHeight: 280 }}>
+      <TabList label="Settings sections" idPrefix="settings" tabs={tabs} active={active.id} onSelect={select} />
+      <section {...tabPanelProps("settings", active.id)} className="vs-section" style={{ minHeight: 280 }}>
         {/* Sections read cached lists with suspending hooks: only the panel waits (a placeholder of its size) or fails. */}
         <AsyncSection key={active.id} fallback={<SectionSkeleton />}>
           {active.render(u, p)}

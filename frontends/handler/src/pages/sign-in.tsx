@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
 import { useProject, useStackApp, useUser } from "@vestibule/react";
-import { Alert, Button, ErrorAlert, Link, PasswordField, TextField, useAction, useLocation } from "@vestibule/ui";
+import { Alert, Button, ErrorAlert, Link, PasswordField, TabList, TextField, tabPanelProps, useAction, useLocation } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { ExternalMethods, MagicLinkForm } from "../methods.tsx";
 import { emailError, passwordError } from "../validation.ts";
@@ -55,38 +55,46 @@ export default function SignIn() {
     >
       <ExternalMethods app={app} project={p} mode="sign-in" />
       {both ? (
-        <div className="vs-tabs" role="tablist" aria-label="Sign-in method">
-          <button type="button" role="tab" className="vs-tab" aria-selected={method === "password"} onClick={() => setMethod("password")}>
-            Password
-          </button>
-          <button type="button" role="tab" className="vs-tab" aria-selected={method === "code"} onClick={() => setMethod("code")}>
-            E-mail code
-          </button>
-        </div>
+        <TabList
+          label="Sign-in method"
+          idPrefix="sign-in"
+          active={method}
+          onSelect={(id) => setMethod(id as "password" | "code")}
+          tabs={[
+            { id: "password", title: "Password" },
+            { id: "code", title: "E-mail code" },
+          ]}
+        />
       ) : null}
       {showPassword ? (
-        <form
-          className="vs-stack"
-          noValidate
-          aria-label="Sign in with password"
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            setTouched(true);
-            if (!emailError(email) && !passwordError(password)) void signIn();
-          }}
-        >
-          <TextField label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} required />
-          <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} required />
-          <div style={{ textAlign: "right", marginTop: -8 }}>
-            <Link href={app.urls.forgotPassword}>Forgot password?</Link>
-          </div>
-          <ErrorAlert error={state.error} />
-          <Button type="submit" variant="primary" block loading={state.pending}>
-            Sign in
-          </Button>
-        </form>
+        <div {...(both ? tabPanelProps("sign-in", "password", "Sign in with a password") : {})}>
+          <form
+            className="vs-stack"
+            noValidate
+            aria-label="Sign in with password"
+            onSubmit={(e: FormEvent) => {
+              e.preventDefault();
+              setTouched(true);
+              if (!emailError(email) && !passwordError(password)) void signIn();
+            }}
+          >
+            <TextField label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} required />
+            <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} required />
+            <div style={{ textAlign: "right", marginTop: -8 }}>
+              <Link href={app.urls.forgotPassword}>Forgot password?</Link>
+            </div>
+            <ErrorAlert error={state.error} />
+            <Button type="submit" variant="primary" block loading={state.pending}>
+              Sign in
+            </Button>
+          </form>
+        </div>
       ) : null}
-      {showCode ? <MagicLinkForm app={app} submitLabel="Send sign-in code" /> : null}
+      {showCode ? (
+        <div {...(both ? tabPanelProps("sign-in", "code", "Sign in with a code sent by e-mail") : {})}>
+          <MagicLinkForm app={app} submitLabel="Send sign-in code" />
+        </div>
+      ) : null}
       {!p.config.credentialEnabled && !p.config.magicLinkEnabled && p.config.oauthProviders.length === 0 && !p.config.passkeyEnabled ? (
         <Alert kind="warning">This project has no sign-in method enabled.</Alert>
       ) : null}
