@@ -7,6 +7,10 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
+import { EmailService } from "@vestibule/proto/email/v1/email_service";
+import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
+import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -18,6 +22,10 @@ export interface ServiceClients {
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
+  readonly otp: Client<typeof OtpService>;
+  readonly emails: Client<typeof EmailService>;
+  readonly emailTemplates: Client<typeof EmailTemplateService>;
+  readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
 }
 
 /**
@@ -45,6 +53,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const base = { caller: "gateway", secret: config.serviceSecret };
   const identity = { ...base, baseUrl: config.identityUrl };
   const auth = { ...base, baseUrl: config.authUrl };
+  const email = { ...base, baseUrl: config.emailUrl };
   return {
     projects: tagged(createServiceClient(ProjectService, identity), "identity"),
     apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
@@ -53,5 +62,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
+    otp: tagged(createServiceClient(OtpService, auth), "auth"),
+    emails: tagged(createServiceClient(EmailService, email), "email"),
+    emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
+    notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
   };
 }

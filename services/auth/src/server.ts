@@ -1,11 +1,13 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { startJanitor } from "./janitor.ts";
+import { createOtpService } from "./otp-service.ts";
 import { createPasswordService } from "./password-service.ts";
 import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
@@ -21,12 +23,13 @@ import { createVerificationService } from "./verification-service.ts";
 export const authService: ServiceDefinition = {
   name: "auth",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [SessionService.typeName, PasswordService.typeName, VerificationService.typeName],
+  serviceNames: [SessionService.typeName, PasswordService.typeName, VerificationService.typeName, OtpService.typeName],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
     router.service(SessionService, createSessionService(rt));
     router.service(PasswordService, createPasswordService(rt));
     router.service(VerificationService, createVerificationService(rt));
+    router.service(OtpService, createOtpService(rt));
   },
   async start(ctx) {
     const rt = authRuntime(ctx);

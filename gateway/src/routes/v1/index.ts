@@ -58,6 +58,25 @@ import {
   sendLegacyVerificationRoute,
   verifyContactChannelRoute,
 } from "./contact-channels.ts";
+import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
+import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
+import {
+  createEmailDraftRoute,
+  createEmailTemplateRoute,
+  createEmailThemeRoute,
+  getEmailDraftRoute,
+  getEmailThemeRoute,
+  listEmailDraftsRoute,
+  listEmailTemplatesRoute,
+  listEmailThemesRoute,
+  listSentEmailsRoute,
+  sendSignInInvitationRoute,
+  sendTestEmailRoute,
+  updateEmailDraftRoute,
+  updateEmailTemplateRoute,
+  updateEmailThemeRoute,
+} from "./internal-emails.ts";
+import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -107,4 +126,26 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchContactChannelRoute,
   deleteContactChannelRoute,
   sendChannelVerificationRoute,
+  sendSignInCodeRoute,
+  checkSignInCodeRoute,
+  otpSignInRoute,
+  sendEmailRoute,
+  renderEmailRoute,
+  unsubscribeLinkRoute,
+  listEmailTemplatesRoute,
+  createEmailTemplateRoute,
+  updateEmailTemplateRoute,
+  listEmailThemesRoute,
+  createEmailThemeRoute,
+  getEmailThemeRoute,
+  updateEmailThemeRoute,
+  listEmailDraftsRoute,
+  createEmailDraftRoute,
+  getEmailDraftRoute,
+  updateEmailDraftRoute,
+  sendTestEmailRoute,
+  listSentEmailsRoute,
+  sendSignInInvitationRoute,
+  listNotificationPreferencesRoute,
+  updateNotificationPreferenceRoute,
 ];
