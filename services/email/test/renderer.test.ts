@@ -65,6 +65,16 @@ describe("EmailRenderer", () => {
     expect(r.text).toContain("https://app.example/?code=abc");
   });
 
+  it("leaves the hidden preheader out of the text part and keeps headings' case", async () => {
+    const r = await renderer.render({
+      ...props,
+      templateSource: `import { Preview, Heading, Text } from "@vestibule/emails"; export function EmailTemplate() { return <><Preview>Hidden preheader</Preview><Heading>Welcome Home</Heading><Text>Body</Text></>; }`,
+    });
+    expect(r.html).toContain("Hidden preheader");
+    expect(r.text).not.toContain("Hidden preheader");
+    expect(r.text).toContain("Welcome Home");
+  });
+
   it("uses the preview variables, renders without a theme, and wraps given HTML in a theme", async () => {
     const preview = await renderer.render({ ...props, templateSource: TEMPLATE, previewVariables: true });
     expect(preview.html).toContain("PREV01");

@@ -52,7 +52,7 @@ function Head(props) {
 function Preview(props) {
   return h(
     "div",
-    { style: { display: "none", overflow: "hidden", lineHeight: "1px", opacity: 0, maxHeight: 0, maxWidth: 0 } },
+    { "data-skip-in-text": "true", style: { display: "none", overflow: "hidden", lineHeight: "1px", opacity: 0, maxHeight: 0, maxWidth: 0 } },
     props.children,
   );
 }

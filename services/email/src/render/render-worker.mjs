@@ -162,7 +162,10 @@ function render(job) {
   return result;
 }
 
-/** The plain-text alternative: links keep their URL (so codes in links survive), images are left out. */
+/**
+ * The plain-text alternative: links keep their URL (so codes in links survive), headings keep their case, images and
+ * hidden preheaders (<Preview>) are left out.
+ */
 function textOf(html) {
   return convert(html, {
     wordwrap: 100,
@@ -170,6 +173,8 @@ function textOf(html) {
       { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
       { selector: "img", format: "skip" },
       { selector: "head", format: "skip" },
+      { selector: "[data-skip-in-text]", format: "skip" },
+      ...["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({ selector, options: { uppercase: false } })),
     ],
   });
 }
