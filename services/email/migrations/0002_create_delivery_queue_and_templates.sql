@@ -4,6 +4,8 @@
 -- rows (FOR UPDATE SKIP LOCKED, a few per project at a time) by writing a lease (`lease_id`, `lease_until`) and counting
 -- the attempt, sends outside any transaction, then records the outcome only if it still holds the lease. A replica
 -- that dies mid-send leaves a lease that runs out, and another replica retries the row.
+-- Bodies carry one-time codes: from now on `html`/`text` of a queued row are SecretBox ciphertexts (bound to the
+-- row's id), and both are cleared once the e-mail is sent or has failed for good.
 ALTER TABLE emails
   ADD COLUMN next_attempt_at timestamptz NOT NULL DEFAULT now(),
   ADD COLUMN lease_id uuid,

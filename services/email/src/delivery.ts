@@ -3,6 +3,8 @@ import type { Pool } from "@vestibule/shared/db";
 import { fromConnectError, isKnownError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import type { Logger } from "@vestibule/shared/log";
+import type { SecretBox } from "@vestibule/shared/secrets";
+import { openBody } from "./bodies.ts";
 import type { EmailConfig } from "./config.ts";
 import type { ProjectSettingsCache } from "./project-settings.ts";
 import { classifySmtpError, fromHeader, sendSmtp, type SmtpTarget } from "./smtp.ts";
@@ -19,6 +21,7 @@ export interface DeliveryDeps {
   readonly pool: Pool;
   readonly connectionString: string;
   readonly log: Logger;
+  readonly secrets: SecretBox;
   readonly settings: ProjectSettingsCache;
   readonly config: EmailConfig;
   /** undefined: no shared sender (production without VESTIBULE_EMAIL_SHARED_SMTP_URL). */
@@ -198,10 +201,16 @@ export class DeliveryQueue {
       }
       const target = targetOf(settings, this.deps.shared);
       if ("problem" in target) return await fail(target.problem, false, settings.server.isShared ? { type: "shared" } : null);
+      let body;
+      try {
+        body = await openBody(this.deps.secrets, email.id, email);
+      } catch (err) {
+        return await fail(`The e-mail's body cannot be decrypted: ${(err as Error).message}`, false, target.senderConfig);
+      }
       try {
         await sendSmtp(
           target,
-          { to: email.recipients, subject: email.subject, html: email.html, text: email.text, headers: { "X-Vestibule-Email-Id": email.id } },
+          { to: email.recipients, subject: email.subject, html: body.html, text: body.text, headers: { "X-Vestibule-Email-Id": email.id } },
           config.smtpTimeoutMs,
         );
       } catch (err) {

@@ -7,6 +7,7 @@ import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import { isRedirectUrlTrusted } from "@vestibule/shared/urls";
+import { sealBody } from "./bodies.ts";
 import { categoryByName, TRANSACTIONAL, type NotificationCategory } from "./domain/categories.ts";
 import { normalizeAddress } from "./domain/email-request.ts";
 import { targetOf } from "./delivery.ts";
@@ -170,14 +171,16 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
           const rendered = await render(user, link);
           const subject = req.subject ?? rendered.subject;
           if (subject === undefined) throw statusError(400, "The e-mail has no subject: give one, or declare it with <Subject> in the template.");
+          const id = newId();
+          const sealed = await sealBody(rt.ctx.secrets, id, { html: rendered.html, text: rendered.text });
           await emailStore.insert(tx, {
-            id: newId(),
+            id,
             eventId: null,
             projectId: req.projectId,
             recipients: [address],
             subject,
-            html: rendered.html,
-            text: rendered.text,
+            html: sealed.html,
+            text: sealed.text,
             template: null,
             notificationCategory: category.name,
             userId: user.id,

@@ -3,6 +3,7 @@ import type { Queryable } from "@vestibule/shared/db";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { categoryByName, type NotificationCategory } from "./domain/categories.ts";
+import { sealBody } from "./bodies.ts";
 import { checkRequest, isSystemTemplateType, newEmail, type EmailRequest } from "./domain/email-request.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
 import type { EmailRuntime } from "./runtime.ts";
@@ -94,7 +95,10 @@ export class EmailRequests {
       }
     }
     const email = newEmail(req, checked, body, problems);
-    const row = await emailStore.insert(db, { ...email, id: newId(), eventId: opts.eventId ?? null });
+    const id = newId();
+    // A failed e-mail keeps no body; a queued one keeps it encrypted until it is sent.
+    const stored = email.status === "queued" ? await sealBody(this.rt.ctx.secrets, id, email) : { html: null, text: null };
+    const row = await emailStore.insert(db, { ...email, ...stored, id, eventId: opts.eventId ?? null });
     if (row) {
       const fields = { email_id: row.id, project_id: row.project_id, template: row.template, status: row.status };
       if (row.status === "failed") log.warn({ ...fields, error: row.error }, "requested e-mail cannot be sent");

@@ -54,7 +54,15 @@ export const emailService: ServiceDefinition = {
       const projectEvents = await rt.settings.subscribe(ctx.bus);
       stops.push(() => projectEvents.stop());
       stops.push(await startEventConsumers(rt));
-      const delivery = new DeliveryQueue({ pool: ctx.pool, connectionString: config.databaseUrl, log, settings: rt.settings, config: rt.config, shared });
+      const delivery = new DeliveryQueue({
+        pool: ctx.pool,
+        connectionString: config.databaseUrl,
+        log,
+        secrets: ctx.secrets,
+        settings: rt.settings,
+        config: rt.config,
+        shared,
+      });
       await delivery.start();
       rt.delivery = delivery;
       stops.push(() => delivery.stop());

@@ -70,11 +70,15 @@ describe("SMTP delivery", () => {
     });
     expect(retrying.status).toBe("queued");
     expect(retrying.error).toMatch(/421 Try again later, we are busy/);
+    // While queued, the body is stored encrypted; once sent, it is gone.
+    const stored = async () => (await stack.email.ctx.pool.query(`SELECT html, text FROM emails WHERE id = $1`, [retrying.id])).rows[0];
+    expect((await stored()).text).toMatch(/^vsb1\./);
     smtp.mode = "accept";
     const done = await waitFor(async () => ((await sent(projectId, to))?.status === "sent" ? sent(projectId, to) : undefined));
     expect(done!.error).toBe("");
     expect(done!.attempts).toBeGreaterThanOrEqual(2);
-    expect(smtp.received.some((r) => r.to.includes(to))).toBe(true);
+    expect(smtp.received.find((r) => r.to.includes(to))!.raw).toContain("body");
+    expect(await stored()).toEqual({ html: null, text: null });
   });
 
   it("fails a permanent rejection at once and gives up on temporary ones after the last attempt", async () => {

@@ -5,6 +5,12 @@ export interface ReceivedMail {
   readonly from: string;
   readonly to: string[];
   readonly raw: string;
+  /** `raw` with quoted-printable soft line breaks and escapes undone (to look for text in the bodies). */
+  readonly decoded: string;
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export type SmtpMode = "accept" | "temporary" | "permanent";
@@ -33,6 +39,7 @@ export async function startTestSmtp(): Promise<{ port: number; received: Receive
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
+          decoded: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
         });
         cb();
       });

@@ -95,10 +95,11 @@ export const emailStore = {
     return rows;
   },
 
-  /** Records a delivery; false when the lease was lost (another replica took the row over). */
+  /** Records a delivery (and drops the body); false when the lease was lost (another replica took the row over). */
   async markSent(db: Queryable, id: string, leaseId: string, senderConfig: SenderConfigJson): Promise<boolean> {
     const { rowCount } = await db.query(
-      `UPDATE emails SET status = 'sent', sent_at = now(), error = NULL, lease_id = NULL, lease_until = NULL, sender_config = $3
+      `UPDATE emails SET status = 'sent', sent_at = now(), error = NULL, lease_id = NULL, lease_until = NULL, sender_config = $3,
+         html = NULL, text = NULL
        WHERE id = $1 AND lease_id = $2 AND status = 'queued'`,
       [id, leaseId, senderConfig],
     );
@@ -118,7 +119,8 @@ export const emailStore = {
 
   async markFailed(db: Queryable, id: string, leaseId: string, error: string, senderConfig: SenderConfigJson | null): Promise<boolean> {
     const { rowCount } = await db.query(
-      `UPDATE emails SET status = 'failed', error = $3, lease_id = NULL, lease_until = NULL, sender_config = COALESCE($4, sender_config)
+      `UPDATE emails SET status = 'failed', error = $3, lease_id = NULL, lease_until = NULL, sender_config = COALESCE($4, sender_config),
+         html = NULL, text = NULL
        WHERE id = $1 AND lease_id = $2 AND status = 'queued'`,
       [id, leaseId, error, senderConfig],
     );
