@@ -14,9 +14,9 @@ export const emailConfigSpec = {
     min: 0,
     max: 65535,
   }),
-  sendConcurrency: int("VESTIBULE_EMAIL_SEND_CONCURRENCY", "SMTP deliveries in flight per replica", { default: 8, min: 1, max: 256 }),
+  sendConcurrency: int("VESTIBULE_EMAIL_SEND_CONCURRENCY", "SMTP deliveries in flight per replica", { default: 16, min: 1, max: 256 }),
   projectConcurrency: int("VESTIBULE_EMAIL_PROJECT_CONCURRENCY", "SMTP deliveries in flight per project and replica", {
-    default: 2,
+    default: 4,
     min: 1,
     max: 64,
   }),

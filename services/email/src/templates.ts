@@ -1,4 +1,4 @@
-import type { Pool, Queryable } from "@vestibule/shared/db";
+import { withTransaction, type Pool, type Queryable } from "@vestibule/shared/db";
 import { DEFAULT_LIGHT_THEME_ID, DEFAULT_TEMPLATES, DEFAULT_THEMES } from "./defaults/index.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
 import { templateStore, type ThemeChoice, type ThemeRow } from "./store/template-store.ts";
@@ -17,7 +17,7 @@ export class ProjectTemplates {
   async ensureSeeded(projectId: string): Promise<void> {
     if (this.seeded.has(projectId)) return;
     if (!(await templateStore.isSeeded(this.pool, projectId))) {
-      await templateStore.seed(this.pool, projectId, DEFAULT_THEMES, DEFAULT_TEMPLATES);
+      await withTransaction(this.pool, (tx) => templateStore.seed(tx, projectId, DEFAULT_THEMES, DEFAULT_TEMPLATES));
     }
     this.seeded.add(projectId);
     if (this.seeded.size > 10_000) this.seeded.clear();

@@ -78,6 +78,13 @@ function mailboxScenario(bus: string, extraEnv: () => Record<string, string>) {
       expect(viaRpc).toMatchObject({ emailId, subject: "Hello", text: "plain text body\n" });
     });
 
+    it("a new project's first e-mails, requested at once, all find its seeded templates", async () => {
+      const fresh = await stack.newProject({}, "Fresh");
+      const tos = Array.from({ length: 10 }, (_, i) => `burst${i}.${unique()}@example.com`);
+      await Promise.all(tos.map((to) => stack.emails.requestEmail({ projectId: fresh, to, template: "password_reset", variablesJson: '{"link":"https://x.example/?code=1"}' })));
+      for (const to of tos) expect((await waitFor_(to)).subject).toBe("Reset your password at Fresh");
+    });
+
     it("records one message per event, however often the event is delivered", async () => {
       const to = `bob.${unique()}@example.com`;
       const eventId = await stack.request({ projectId, to, subject: "first", text: "hello" });

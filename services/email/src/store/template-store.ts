@@ -38,7 +38,10 @@ const DRAFT_COLUMNS = "id, display_name, tsx_source, theme_mode, theme_id, sent_
 
 /** The only SQL about themes, templates and drafts. */
 export const templateStore = {
-  /** Writes the defaults once per project (true when this call did); concurrent callers wait for the first. */
+  /**
+   * Writes the defaults once per project (true when this call did). Call it in a transaction: a concurrent caller's
+   * insert of the marker row then waits until the first commits, so nobody sees the marker without the defaults.
+   */
   async seed(db: Queryable, projectId: string, themes: readonly DefaultTheme[], templates: readonly DefaultTemplate[]): Promise<boolean> {
     const { rowCount } = await db.query(`INSERT INTO email_projects (project_id) VALUES ($1) ON CONFLICT DO NOTHING`, [projectId]);
     if (rowCount !== 1) return false;
