@@ -1,8 +1,13 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // The SDK packages (sdk/*) export their TypeScript sources under the "source" condition for in-repo use; published
+  // consumers get dist/ through "import"/"types".
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
   test: {
-    include: ["**/*.test.ts"],
+    include: ["**/*.test.ts", "**/*.test.tsx"],
     exclude: ["**/node_modules/**", "**/dist/**", ".vestibule/**"],
     globalSetup: ["./deploy/src/vitest-global-setup.ts"],
     testTimeout: 30_000,

@@ -12,13 +12,17 @@ import { UserCache } from "./auth/user-cache.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
+import { noTeamAccess, type TeamAccess } from "./auth/team-access.ts";
+import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
 import { registerBodyParsers } from "./http/body.ts";
 import { LazyChildLogger } from "./http/request-logger.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
-import { checkAccess, type RouteSpec } from "./routes/route.ts";
+import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
+import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
 
 export interface GatewayDeps {
@@ -30,6 +34,8 @@ export interface GatewayDeps {
   /** Replaces the JWKS verifier (tests). */
   readonly tokens?: TokenVerifier;
   readonly ownership?: ProjectOwnership;
+  /** Teams and team permissions (team API keys); defaults to `noTeamAccess`, which knows no team. */
+  readonly teams?: TeamAccess;
 }
 
 export interface Gateway {
@@ -39,6 +45,8 @@ export interface Gateway {
   readonly users: UserCache;
   readonly usage: UsageRecorder;
   readonly refreshes: RefreshBatcher;
+  readonly apiKeyChecks: ApiKeyCheckCache;
+  readonly signIns: SignInBatcher;
   close(): Promise<void>;
 }
 
@@ -66,6 +74,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const tokens = deps.tokens ?? verifier;
   const usage = new UsageRecorder(clients, deps.log);
   const refreshes = new RefreshBatcher(clients.sessions);
+  const apiKeyChecks = new ApiKeyCheckCache(clients);
+  const teams = deps.teams ?? noTeamAccess;
+  const signIns = new SignInBatcher(clients.passwords);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? noProjectOwnership, mode: config.mode };
 
   const app = Fastify({
@@ -123,7 +134,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -160,6 +171,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         onReset: () => users.clear(),
       }),
       await deps.bus.broadcast({
+        subject: "auth.api_key.>",
+        handler: (msg) => {
+          const id = decodeApiKeyEvent(decodeEnvelope(msg.data));
+          if (id) apiKeyChecks.invalidate(id);
+        },
+        onReset: () => apiKeyChecks.clear(),
+      }),
+      await deps.bus.broadcast({
         subject: "auth.signing_key.>",
         handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
         onReset: () => verifier.clear(),
@@ -174,6 +193,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     users,
     usage,
     refreshes,
+    apiKeyChecks,
+    signIns,
     async close() {
       await app.close();
       await usage.close();
@@ -193,7 +214,16 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   deps: GatewayDeps,
-  state: { projects: ProjectCache; keys: KeyCache; users: UserCache; usage: UsageRecorder; refreshes: RefreshBatcher },
+  state: {
+    projects: ProjectCache;
+    keys: KeyCache;
+    users: UserCache;
+    usage: UsageRecorder;
+    refreshes: RefreshBatcher;
+    signIns: SignInBatcher;
+    apiKeyChecks: ApiKeyCheckCache;
+    teams: TeamAccess;
+  },
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -219,6 +249,7 @@ function registerRoute(
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
+        const written = auth && route.method !== "GET" ? usersBefore(state.users, auth, result.params) : undefined;
         const out = await route.handler({
           auth: auth as RequestAuth,
           body: result.body as never,
@@ -231,9 +262,13 @@ function registerRoute(
           keys: state.keys,
           users: state.users,
           refreshes: state.refreshes,
+          apiKeyChecks: state.apiKeyChecks,
+          teams: state.teams,
+          signIns: state.signIns,
           config: deps.config,
           clientIp: req.ip,
         });
+        if (written && auth) state.users.afterWrite(auth.projectId, touchedUsers(written, out), written);
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
@@ -244,6 +279,15 @@ function registerRoute(
 import { knownError } from "@vestibule/shared/errors";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
+import type { Envelope } from "@vestibule/proto/event/v1/envelope";
+
+/** The key id an auth.api_key.* event is about. */
+function decodeApiKeyEvent(env: Envelope): string | undefined {
+  if (env.type === "auth.api_key.updated.v1") return fromBinary(ApiKeyUpdatedSchema, env.payload).apiKeyId;
+  if (env.type === "auth.api_key.deleted.v1") return fromBinary(ApiKeyDeletedSchema, env.payload).apiKeyId;
+  return undefined;
+}
 
 /** The user id an identity.user.* event is about. */
 function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {
@@ -251,6 +295,26 @@ function decodeUserEvent(type: string, payload: Uint8Array): string | undefined 
   if (type === "identity.user.deleted.v1") return fromBinary(UserDeletedSchema, payload).userId;
   if (type === "identity.user.created.v1") return fromBinary(UserCreatedSchema, payload).user?.id;
   return undefined;
+}
+
+/**
+ * The users a mutating request may change that the gateway can name up front (the caller, a `user_id` path
+ * parameter), with their cache generations now (UserCache.afterWrite).
+ */
+function usersBefore(users: UserCache, auth: RequestAuth, params: unknown): Map<string, number> {
+  const ids = new Set<string>();
+  if (auth.user) ids.add(auth.user.id);
+  const paramUser = (params as { user_id?: unknown } | undefined)?.user_id;
+  if (typeof paramUser === "string" && isUuid(paramUser)) ids.add(paramUser.toLowerCase());
+  return new Map([...ids].map((id) => [id, users.generation(auth.projectId, id)]));
+}
+
+/** Those users plus a user the answer names (`user_id` of a sign-in / sign-up result). */
+function touchedUsers(before: ReadonlyMap<string, number>, out: RouteResult): string[] {
+  const ids = [...before.keys()];
+  const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
+  if (typeof answered === "string" && isUuid(answered) && !before.has(answered)) ids.push(answered);
+  return ids;
 }
 
 function schemaError(message: string) {

@@ -7,6 +7,10 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
+import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
+import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
+import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
@@ -22,6 +26,10 @@ export interface ServiceClients {
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
+  readonly apiKeys: Client<typeof ApiKeyService>;
+  readonly mfa: Client<typeof MfaService>;
+  readonly cliLogins: Client<typeof CliLoginService>;
+  readonly dataVault: Client<typeof DataVaultService>;
   readonly otp: Client<typeof OtpService>;
   readonly emails: Client<typeof EmailService>;
   readonly emailTemplates: Client<typeof EmailTemplateService>;
@@ -62,6 +70,10 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
+    apiKeys: tagged(createServiceClient(ApiKeyService, auth), "auth"),
+    mfa: tagged(createServiceClient(MfaService, auth), "auth"),
+    cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),
+    dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
     otp: tagged(createServiceClient(OtpService, auth), "auth"),
     emails: tagged(createServiceClient(EmailService, email), "email"),
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),

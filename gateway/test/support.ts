@@ -12,9 +12,11 @@ import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { identityService } from "@vestibule/identity";
 import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
+import { vaultService } from "@vestibule/vault";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
+import type { TeamAccess } from "../src/auth/team-access.ts";
 
 export interface ProjectKeys {
   readonly projectId: string;
@@ -32,6 +34,8 @@ export interface Stack {
   /** Present when started with `auth: true`. */
   readonly auth?: RunningService;
   readonly email?: RunningService;
+  /** Present when started with `vault: true`. */
+  readonly vault?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -49,6 +53,15 @@ const log = createLogger({ service: "test", level: "silent" });
 export interface StackOptions {
   /** Also run the auth and e-mail services (sign-in, sessions, codes). */
   readonly auth?: boolean;
+  /** Also run the vault service (data vault). */
+  readonly vault?: boolean;
+  /** Teams and team permissions the gateway sees (default: none, `noTeamAccess`). */
+  readonly teams?: TeamAccess;
+  /**
+   * Whether the gateway listens to events (default true). Without them its caches change only through its own
+   * requests: tests of read-your-writes use that to tell the gateway's own invalidation from an event's.
+   */
+  readonly gatewayEvents?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -71,12 +84,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     email = await startService(emailService, { env, log });
     env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
   }
+  let vault: RunningService | undefined;
+  if (options.vault) {
+    vault = await startService(vaultService, { env, log });
+    env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
+  }
   const gatewayEnv = { ...env };
 
   async function launchGateway() {
     const config = readConfig(gatewayConfigSpec, gatewayEnv);
     const bus = new PgBus(db.url, log);
-    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus });
+    const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus: options.gatewayEvents === false ? undefined : bus, teams: options.teams });
     await gateway.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     return { gateway, url, close: async () => { await gateway.close(); await bus.close(); } };
@@ -117,6 +135,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     identity,
     auth,
     email,
+    vault,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -127,6 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       await Promise.all(replicas.map((r) => r.close()));
       await main.close();
+      await vault?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

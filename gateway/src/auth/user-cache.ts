@@ -60,6 +60,24 @@ export class UserCache {
     this.entries.set(key, { user, expiresAt: Date.now() + this.ttlMs });
   }
 
+  /** A counter that changes whenever the entry of a user is replaced or dropped (see `afterWrite`). */
+  generation(projectId: string, userId: string): number {
+    return this.generations.get(UserCache.key(projectId, userId)) ?? 0;
+  }
+
+  /**
+   * Read-your-writes after a request that may have changed users through any service (a sign-up upgrading an
+   * anonymous user, a password set, a channel added, a team selected...): drops each of `userIds` unless the request
+   * itself already stored or dropped it since `before` (its generation then). Other gateway replicas learn the change
+   * from identity.user.* events.
+   */
+  afterWrite(projectId: string, userIds: Iterable<string>, before: ReadonlyMap<string, number>): void {
+    for (const userId of userIds) {
+      const then = before.get(userId);
+      if (then === undefined || this.generation(projectId, userId) === then) this.invalidate(projectId, userId);
+    }
+  }
+
   invalidate(projectId: string, userId: string): void {
     const key = UserCache.key(projectId, userId);
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);

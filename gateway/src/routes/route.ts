@@ -6,6 +6,9 @@ import type { ServiceClients } from "../clients.ts";
 import type { KeyCache, ProjectCache } from "../auth/caches.ts";
 import type { UserCache } from "../auth/user-cache.ts";
 import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
+import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
+import type { TeamAccess } from "../auth/team-access.ts";
+import type { SignInBatcher } from "../auth/sign-in-batcher.ts";
 import type { GatewayConfig } from "../config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -32,6 +35,12 @@ export interface RouteContext<S extends RouteSchemas, A> {
   readonly users: UserCache;
   /** Token refreshes, batched into RefreshSessions calls. */
   readonly refreshes: RefreshBatcher;
+  /** User and team API key checks, cached until the key changes. */
+  readonly apiKeyChecks: ApiKeyCheckCache;
+  /** Teams and team permissions (team API keys). */
+  readonly teams: TeamAccess;
+  /** Password sign-ins, batched into SignInWithPasswords calls. */
+  readonly signIns: SignInBatcher;
   readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
   readonly clientIp: string;

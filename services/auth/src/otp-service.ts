@@ -8,20 +8,20 @@ import { codeTail, linkWithCode } from "./domain/codes.ts";
 import { magicLinkEmail } from "./domain/emails.ts";
 import { isRedirectUrlTrusted } from "./domain/redirect.ts";
 import type { AuthSettings } from "./domain/settings.ts";
-import { normalizeEmail } from "./password-service.ts";
+import { normalizeEmail } from "./password-sign-in.ts";
 import type { AuthRuntime } from "./runtime.ts";
+import { requireSecondFactor } from "./second-factor.ts";
 
 /** Characters of the code an OTP e-mail shows (upper-cased); the client keeps the other 39, the nonce. */
 export const OTP_LENGTH = 6;
-/** MFA attempt codes live 5 minutes (contract tokens.md §5). */
-const MFA_ATTEMPT_LIFETIME_MS = 5 * 60_000;
 
 /**
  * Magic-link / one-time-code sign-in (contract endpoints.md §1 OTP and §1.9). One 45-character code (purpose
  * `otp_sign_in`, the shared verification-code store: hashed, 7-day lifetime, single use, attempts counted per nonce,
  * brute-force limits per IP and nonce) per request; the e-mail shows its first 6 characters upper-cased and a link
  * `callback_url?code=<45>`, and the caller gets the other 39 as the nonce. Signing in with an unknown e-mail creates
- * the user (verified e-mail used for sign-in, OTP enabled); a known verified user gets the OTP method attached.
+ * the user (verified e-mail used for sign-in, OTP enabled); a known verified user gets the OTP method attached. A user
+ * with TOTP passes the shared second-factor gate before any session is opened.
  */
 export function createOtpService(rt: AuthRuntime): ServiceImpl<typeof OtpService> {
   const { ctx, identity, settings, sessions, limiter, codes, mailer } = rt;
@@ -31,23 +31,6 @@ export function createOtpService(rt: AuthRuntime): ServiceImpl<typeof OtpService
     const s = await settings.get(projectId);
     if (!s.otpSignIn) throw statusError(403, "OTP sign-in is not enabled for this project");
     return s;
-  }
-
-  /**
-   * MFA hook. A user with TOTP enabled gets no session here: MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code
-   * for /auth/mfa/sign-in, the same rule as password sign-in. When the MFA work provides a shared helper for this
-   * (attempt codes, TOTP), call it here instead.
-   */
-  async function requireSecondFactor(projectId: string, user: User): Promise<void> {
-    if (!user.requiresTotpMfa) return;
-    const attemptCode = await codes.create(pool, {
-      projectId,
-      purpose: "mfa_attempt",
-      userId: user.id,
-      data: { user_id: user.id },
-      lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
-    });
-    throw knownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
   }
 
   return {
@@ -121,7 +104,8 @@ export function createOtpService(rt: AuthRuntime): ServiceImpl<typeof OtpService
         }
         isNewUser = true;
       }
-      await requireSecondFactor(req.projectId, user);
+      // The second factor (second-factor.ts): MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for a TOTP user.
+      await requireSecondFactor(rt, { projectId: req.projectId, userId: user.id, requiresTotpMfa: user.requiresTotpMfa, isNewUser });
       return { result: await sessions.signIn(s, user, { ip, isNewUser }) };
     },
   };

@@ -1,27 +1,21 @@
-import type { ServiceImpl } from "@connectrpc/connect";
-import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { PasswordService, type SignInWithPasswordRequest } from "@vestibule/proto/auth/v1/password_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { withTransaction } from "@vestibule/shared/db";
-import { knownError, statusError } from "@vestibule/shared/errors";
+import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { linkWithCode } from "./domain/codes.ts";
 import { passwordResetEmail, verificationEmail } from "./domain/emails.ts";
 import { assertPasswordRules } from "./domain/passwords.ts";
 import { isRedirectUrlTrusted } from "./domain/redirect.ts";
+import { MAX_SIGN_IN_BATCH, PasswordSignIns, normalizeEmail, type PasswordSignInInput } from "./password-sign-in.ts";
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
 import { credentialStore } from "./store/credential-store.ts";
 
-/** E-mails are compared and stored trimmed and lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+function signInInput(req: SignInWithPasswordRequest): PasswordSignInInput {
+  return { projectId: req.projectId, email: req.email, password: req.password, ip: req.client?.ip ?? "" };
 }
-
-/** A user id nobody has: the credential lookup of an unknown e-mail costs the same query as a known one. */
-const NO_USER = "00000000-0000-4000-8000-000000000000";
-
-/** MFA attempt codes live 5 minutes (contract tokens.md §5). */
-const MFA_ATTEMPT_LIFETIME_MS = 5 * 60_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -30,6 +24,7 @@ function sleep(ms: number): Promise<void> {
 export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof PasswordService> {
   const { ctx, identity, settings, sessions, hasher, limiter, codes, mailer } = rt;
   const { pool, log } = ctx;
+  const signIns = new PasswordSignIns(rt);
 
   async function passwordSettings(projectId: string): Promise<AuthSettings> {
     const s = await settings.get(projectId);
@@ -68,19 +63,6 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     } catch (err) {
       log.error({ project_id: projectId, user_id: userId, err }, "compensation failed: could not delete the user created in identity");
     }
-  }
-
-  /** Opens an MFA attempt instead of a session when the user has TOTP enabled. */
-  async function assertNoMfa(projectId: string, user: User): Promise<void> {
-    if (!user.requiresTotpMfa) return;
-    const attemptCode = await codes.create(pool, {
-      projectId,
-      purpose: "mfa_attempt",
-      userId: user.id,
-      data: { user_id: user.id },
-      lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
-    });
-    throw knownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
   }
 
   return {
@@ -160,31 +142,22 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     },
 
     async signInWithPassword(req) {
-      const s = await passwordSettings(req.projectId);
-      const email = normalizeEmail(req.email);
-      const keys = limiter.keysOf({ method: "password", projectId: req.projectId, account: email, ip: req.client?.ip || undefined });
-      // Unknown e-mail, no password, wrong password: the same error after the same work (an argon2 check each time).
-      const user = await findAuthUser(req.projectId, email);
-      // The stored hash and the brute-force counters in one round trip; a blocked account or IP gets its 429 here,
-      // before any argon2 work. A success writes nothing to the counters unless the account had failures.
-      const { passwordHash: stored, attempts } = await credentialStore.getWithAttempts(pool, req.projectId, user?.id ?? NO_USER, keys.list);
-      const attempt = limiter.start(keys, attempts);
-      const ok = stored ? await hasher.verify(stored, req.password) : await hasher.verifyDummy(req.password);
-      if (!ok || !user || !stored) {
-        await attempt.failure();
-        throw knownError("EMAIL_PASSWORD_MISMATCH");
-      }
-      await attempt.success();
-      if (hasher.needsRehash(stored)) {
-        // Imported (bcrypt) or older-parameter hashes become argon2id now that we know the password.
-        try {
-          await credentialStore.replaceIfUnchanged(pool, req.projectId, user.id, stored, await hasher.hash(req.password));
-        } catch (err) {
-          log.warn({ err, user_id: user.id }, "re-hashing the password failed; keeping the old hash");
-        }
-      }
-      await assertNoMfa(req.projectId, user);
-      return { result: await sessions.signIn(s, user, { ip: req.client?.ip }) };
+      return { result: await signIns.signIn(signInInput(req)) };
+    },
+
+    async signInWithPasswords(req) {
+      if (req.requests.length > MAX_SIGN_IN_BATCH) throw statusError(400, `At most ${MAX_SIGN_IN_BATCH} sign-ins per call.`);
+      const outcomes = await signIns.signInMany(req.requests.map(signInInput));
+      return {
+        results: outcomes.map((o) => {
+          if ("ok" in o) return { outcome: { case: "ok" as const, value: { result: o.ok } } };
+          const error = toItemError(o.error);
+          if (error.code === Code.Internal || error.code === Code.Unknown) {
+            log.error({ err: o.error, method: "vestibule.auth.v1.PasswordService/SignInWithPasswords" }, "sign-in of a batch item failed");
+          }
+          return { outcome: { case: "error" as const, value: error } };
+        }),
+      };
     },
 
     async signUpAnonymously(req) {

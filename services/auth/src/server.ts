@@ -4,6 +4,9 @@ import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
+import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
+import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
+import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { startJanitor } from "./janitor.ts";
@@ -13,22 +16,39 @@ import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
 import { startUserEventConsumers } from "./user-events.ts";
 import { createVerificationService } from "./verification-service.ts";
+import { createApiKeyService } from "./api-key-service.ts";
+import { createCliLoginService } from "./cli-login-service.ts";
+import { createMfaService } from "./mfa-service.ts";
+import { securityRuntime, startSecurity } from "./security-runtime.ts";
 
 /**
  * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
- * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification) and
- * brute-force protection. Users themselves live in identity, which it calls; it consumes identity.user.created/updated/deleted.v1 and
- * publishes auth.email.requested.v1, auth.session.revoked.v1 and auth.signing_key.rotated.v1.
+ * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification),
+ * brute-force protection, user and team API keys, TOTP multi-factor authentication and CLI login. Users themselves
+ * live in identity, which it calls; it consumes identity.user.created/updated/deleted.v1 and publishes
+ * auth.email.requested.v1, auth.session.revoked.v1, auth.signing_key.rotated.v1 and auth.api_key.{updated,deleted}.v1.
  */
 export const authService: ServiceDefinition = {
   name: "auth",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [SessionService.typeName, PasswordService.typeName, VerificationService.typeName, OtpService.typeName],
+  serviceNames: [
+    SessionService.typeName,
+    PasswordService.typeName,
+    VerificationService.typeName,
+    ApiKeyService.typeName,
+    MfaService.typeName,
+    CliLoginService.typeName,
+    OtpService.typeName,
+  ],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
     router.service(SessionService, createSessionService(rt));
     router.service(PasswordService, createPasswordService(rt));
     router.service(VerificationService, createVerificationService(rt));
+    const sec = securityRuntime(rt);
+    router.service(ApiKeyService, createApiKeyService(rt, sec));
+    router.service(MfaService, createMfaService(rt, sec));
+    router.service(CliLoginService, createCliLoginService(rt));
     router.service(OtpService, createOtpService(rt));
   },
   async start(ctx) {
@@ -44,6 +64,7 @@ export const authService: ServiceDefinition = {
       stops.push(() => keyEvents.stop());
       stops.push(await startUserEventConsumers(ctx));
       stops.push(startJanitor(ctx));
+      stops.push(await startSecurity(rt));
     } catch (err) {
       for (const stop of stops.reverse()) await stop().catch(() => {});
       throw err;

@@ -2,8 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
 import { SessionSchema, type Session } from "@vestibule/proto/auth/v1/session";
 import { RefreshSessionErrorSchema, SessionService, type RefreshSessionError, type RefreshSessionResultSchema } from "@vestibule/proto/auth/v1/session_service";
-import { KnownErrorDetailSchema, StatusErrorDetailSchema } from "@vestibule/proto/error/v1/error";
-import { knownError, statusError, toConnectError } from "@vestibule/shared/errors";
+import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import type { Logger } from "@vestibule/shared/log";
 import { isUuid } from "@vestibule/shared/ids";
 import type { AuthRuntime } from "./runtime.ts";
@@ -42,16 +41,11 @@ export const MAX_REFRESH_BATCH = 1000;
  * and travel as a bare Internal.
  */
 function refreshError(err: unknown, log: Logger): RefreshSessionError {
-  const ce = toConnectError(err);
-  if (ce.code === Code.Internal || ce.code === Code.Unknown) {
+  const item = toItemError(err);
+  if (item.code === Code.Internal || item.code === Code.Unknown) {
     log.error({ err, method: "vestibule.auth.v1.SessionService/RefreshSessions" }, "refresh of a batch item failed");
   }
-  return create(RefreshSessionErrorSchema, {
-    code: ce.code,
-    message: ce.rawMessage,
-    knownError: ce.findDetails(KnownErrorDetailSchema)[0],
-    statusError: ce.findDetails(StatusErrorDetailSchema)[0],
-  });
+  return create(RefreshSessionErrorSchema, item);
 }
 
 function refreshResult(o: RefreshOutcome, log: Logger): MessageInitShape<typeof RefreshSessionResultSchema> {

@@ -57,6 +57,17 @@ export interface RefreshResult {
  * revoking. Refresh tokens are 45 random characters, stored only as SHA-256. Every revocation emits
  * auth.session.revoked.v1 in the same transaction.
  */
+/** A session to open: its user, lifetime (default DEFAULT_SESSION_LIFETIME_MS) and, for a sign-in, where from. */
+export interface NewSessionInput {
+  readonly projectId: string;
+  readonly userId: string;
+  readonly expiresInMillis?: number;
+  readonly isImpersonation?: boolean;
+  readonly ip?: string;
+  /** A sign-in counts as a use (last_used_at now, from `ip`); a server-created session does not. */
+  readonly isSignIn: boolean;
+}
+
 export class Sessions {
   /** Claims snapshots stored lately by sign-ins: a user signing in again does not rewrite an unchanged one. */
   private readonly recentClaims = new RecentClaims();
@@ -74,25 +85,28 @@ export class Sessions {
   ) {}
 
   /** Inserts a session (inside the caller's transaction when given one). The refresh token is returned only here. */
-  async open(
-    db: Queryable,
-    input: { projectId: string; userId: string; expiresInMillis?: number; isImpersonation?: boolean; ip?: string; isSignIn: boolean },
-  ): Promise<OpenedSession> {
-    const lifetime = input.expiresInMillis || DEFAULT_SESSION_LIFETIME_MS;
-    const refreshToken = randomCode(45);
-    const sessionId = newId();
-    await sessionStore.insert(db, {
-      id: sessionId,
-      projectId: input.projectId,
-      userId: input.userId,
-      refreshTokenHash: hashSecret(refreshToken),
-      isImpersonation: input.isImpersonation ?? false,
-      expiresAt: new Date(Date.now() + lifetime),
-      used: input.isSignIn,
-      usedFromIp: input.ip,
-      ipInfo: input.ip ? this.deps.locateIp(input.ip) : null,
-    });
-    return { sessionId, refreshToken };
+  async open(db: Queryable, input: NewSessionInput): Promise<OpenedSession> {
+    return (await this.openMany(db, [input]))[0]!;
+  }
+
+  /** Inserts several sessions with one statement (a batch of sign-ins); results in the order of `inputs`. */
+  async openMany(db: Queryable, inputs: readonly NewSessionInput[]): Promise<OpenedSession[]> {
+    const opened = inputs.map(() => ({ sessionId: newId(), refreshToken: randomCode(45) }));
+    await sessionStore.insert(
+      db,
+      inputs.map((input, i) => ({
+        id: opened[i]!.sessionId,
+        projectId: input.projectId,
+        userId: input.userId,
+        refreshTokenHash: hashSecret(opened[i]!.refreshToken),
+        isImpersonation: input.isImpersonation ?? false,
+        expiresAt: new Date(Date.now() + (input.expiresInMillis || DEFAULT_SESSION_LIFETIME_MS)),
+        used: input.isSignIn,
+        usedFromIp: input.ip,
+        ipInfo: input.ip ? this.deps.locateIp(input.ip) : null,
+      })),
+    );
+    return opened;
   }
 
   /** The sign-in result for an opened session: a fresh access token plus the refresh token. */

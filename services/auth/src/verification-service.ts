@@ -93,7 +93,7 @@ export function createVerificationService(rt: AuthRuntime): ServiceImpl<typeof V
       await codes.consume(ctx.pool, row);
       // The next access token must say email_verified even if identity's event is still on its way.
       await claimsStore.expire(ctx.pool, req.projectId, channel.userId);
-      return {};
+      return { userId: channel.userId };
     },
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { withTransaction } from "@vestibule/shared/db";
 import { SigningKeys } from "../src/signing-keys.ts";
+import { claimsStore } from "../src/store/claims-store.ts";
 import { CALLBACK, failure, outcome, rpcError, startAuthStack, verifyAccessToken, waitFor, type AuthStack } from "./support.ts";
 
 let stack: AuthStack;
@@ -67,6 +68,9 @@ describe("refresh", () => {
     // A recent snapshot is trusted as it is (no identity call per refresh).
     await stack.authDb.query(`UPDATE user_claims SET display_name = 'From snapshot' WHERE user_id = $1`, [s.userId]);
     expect((await claims()).name).toBe("From snapshot");
+    // Expired by a change made in auth (e-mail verified) whose event has not arrived yet: identity is asked again.
+    await claimsStore.expire(stack.authDb, projectId, s.userId);
+    expect((await claims()).name).toBe("Renamed");
 
     // Deleted: a tombstone, which a late update cannot overwrite.
     await stack.users.deleteUser({ projectId, userId: s.userId });

@@ -19,7 +19,7 @@ import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
 import { authService } from "../src/server.ts";
 
-const log = createLogger({ service: "test", level: "silent" });
+const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
 
 export const PUBLIC_URL = "http://localhost:8102";
 

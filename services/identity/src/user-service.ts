@@ -1,5 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { UserService, type UpdateUserRequest } from "@vestibule/proto/identity/v1/user_service";
+import { FindUserByAuthEmailResponseSchema, UserService, type FindUserByAuthEmailResponse, type UpdateUserRequest } from "@vestibule/proto/identity/v1/user_service";
+import { create } from "@bufbuild/protobuf";
 import { uniqueViolation, withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isPublicIp, lookupIp } from "@vestibule/shared/geoip";
@@ -79,6 +80,16 @@ function metricsUser(row: UserRow): Record<string, unknown> {
 
 export function createUserService(ctx: ServiceContext, searchPools: SearchPools): ServiceImpl<typeof UserService> {
   const { pool, outbox, log } = ctx;
+
+  /** FindUserByAuthEmail for each lookup, in order, with one query. */
+  async function findByAuthEmails(lookups: readonly { projectId: string; email: string }[]): Promise<FindUserByAuthEmailResponse[]> {
+    const normalized = lookups.map((l) => ({ projectId: l.projectId, email: normalizeEmail(l.email) }));
+    const found = await userStore.findByAuthEmails(pool, normalized);
+    return normalized.map((_, i) => {
+      const row = found.get(i);
+      return create(FindUserByAuthEmailResponseSchema, row ? { user: toUserMessage(row), emailVerified: row.auth_email_verified } : { emailVerified: false });
+    });
+  }
 
   /**
    * Applies the primary e-mail part of an update (new address, removal, auth/verified flags) to the user's channels
@@ -285,9 +296,11 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
     },
 
     async findUserByAuthEmail(req) {
-      const channel = await contactChannelStore.findAuthChannel(pool, req.projectId, "email", normalizeEmail(req.email));
-      const row = channel ? await userStore.get(pool, req.projectId, channel.user_id) : undefined;
-      return row ? { user: toUserMessage(row), emailVerified: channel!.is_verified } : { emailVerified: false };
+      return (await findByAuthEmails([req]))[0]!;
+    },
+
+    async findUsersByAuthEmails(req) {
+      return { results: await findByAuthEmails(req.lookups) };
     },
 
     async recordActivity(req) {

@@ -43,8 +43,8 @@ export const passwordSignInRoute = defineRoute({
   tags: ["Password"],
   access: ANY,
   schemas: { body: Obj({ email: Email(), password: Type.String({ maxLength: 70 }) }) },
-  async handler({ auth, body, clients, clientIp, req }) {
-    const { result } = await clients.passwords.signInWithPassword({
+  async handler({ auth, body, signIns, clientIp, req }) {
+    const { result } = await signIns.signIn({
       projectId: auth.projectId,
       email: body.email,
       password: body.password,

@@ -196,8 +196,10 @@ export const verifyContactChannelRoute = defineRoute({
   tags: ["Contact channels"],
   access: ANY,
   schemas: { body: Obj({ code: Code45 }) },
-  async handler({ auth, body, clients, clientIp }) {
-    await clients.verification.verifyContactChannel({ projectId: auth.projectId, code: body.code, client: { ip: clientIp } });
+  async handler({ auth, body, clients, clientIp, users }) {
+    const { userId } = await clients.verification.verifyContactChannel({ projectId: auth.projectId, code: body.code, client: { ip: clientIp } });
+    // The verified user need not be the caller (a link opened signed out): read-your-writes for them too.
+    if (userId) users.invalidate(auth.projectId, userId);
     return { json: { success: true } };
   },
 });

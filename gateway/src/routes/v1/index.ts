@@ -58,6 +58,11 @@ import {
   sendLegacyVerificationRoute,
   verifyContactChannelRoute,
 } from "./contact-channels.ts";
+import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
+import { credentialScanningRevokeRoute } from "./integrations.ts";
+import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
+import { mfaSignInRoute } from "./auth-mfa.ts";
+import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
 import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
 import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
 import {
@@ -126,6 +131,15 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchContactChannelRoute,
   deleteContactChannelRoute,
   sendChannelVerificationRoute,
+  ...userApiKeyRoutes,
+  ...teamApiKeyRoutes,
+  credentialScanningRevokeRoute,
+  dataVaultSetRoute,
+  dataVaultGetRoute,
+  mfaSignInRoute,
+  cliStartRoute,
+  cliPollRoute,
+  cliCompleteRoute,
   sendSignInCodeRoute,
   checkSignInCodeRoute,
   otpSignInRoute,

@@ -85,8 +85,9 @@ function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpda
 
 /**
  * Applies an update: credential changes through auth (which revokes sessions and keeps identity's has_password in
- * sync), the rest through identity. Selected teams need the teams service (not available yet): a non-null
- * selected_team_id is refused as not being a membership. TOTP secrets are managed with multi-factor support.
+ * sync), the TOTP secret through auth (which keeps it encrypted and sets identity's requires_totp_mfa; null
+ * disables multi-factor authentication), the rest through identity. Selected teams need the teams service (not
+ * available yet): a non-null selected_team_id is refused as not being a membership.
  */
 async function updateUser(
   clients: ServiceClients,
@@ -97,7 +98,6 @@ async function updateUser(
 ): Promise<User> {
   if (b.password !== undefined && b.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
   if (b.selected_team_id) throw knownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: b.selected_team_id, user_id: userId });
-  if (b.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
   if (b.password !== undefined || b.password_hash !== undefined) {
     if (b.password !== undefined && b.password !== null && auth.project.renderedConfig && !(auth.project.adminConfig.credential_enabled as boolean)) {
       throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
@@ -113,9 +113,15 @@ async function updateUser(
             : { case: "password", value: b.password! },
     });
   }
+  if (b.totp_secret_base64 !== undefined) await setTotpSecret(clients, auth.projectId, userId, b.totp_secret_base64);
   const { user } = await clients.users.updateUser(identityUpdate(auth.projectId, userId, b));
   users.put(user!);
   return user!;
+}
+
+/** Sets (base64 secret) or removes (null) a user's TOTP secret in the auth service. */
+async function setTotpSecret(clients: ServiceClients, projectId: string, userId: string, secretBase64: string | null): Promise<void> {
+  await clients.mfa.setTotpSecret({ projectId, userId, secret: secretBase64 === null ? undefined : Buffer.from(secretBase64, "base64") });
 }
 
 export const getMeRoute = defineRoute({
@@ -192,7 +198,8 @@ export const createUserRoute = defineRoute({
     if (body.password != null && !(auth.project.adminConfig.credential_enabled as boolean)) {
       throw statusError(400, "Cannot set password when password authentication is not enabled for this project.");
     }
-    if (body.totp_secret_base64) throw statusError(400, "TOTP multi-factor authentication is not available in this version of Vestibule.");
+    // A secret that cannot be used is refused before anything is created.
+    if (body.totp_secret_base64) assertTotpSecretLength(body.totp_secret_base64);
     const createUser = {
       projectId: auth.projectId,
       displayName: body.display_name === "" ? undefined : (body.display_name ?? undefined),
@@ -219,6 +226,15 @@ export const createUserRoute = defineRoute({
       userId = res.userId;
     } else {
       userId = (await clients.users.createUser(createUser)).user!.id;
+    }
+    if (body.totp_secret_base64) {
+      try {
+        await setTotpSecret(clients, auth.projectId, userId, body.totp_secret_base64);
+      } catch (err) {
+        // The user is created with multi-factor authentication or not at all.
+        await clients.users.deleteUser({ projectId: auth.projectId, userId }).catch(() => {});
+        throw err;
+      }
     }
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
@@ -317,5 +333,11 @@ export const metricsRoute = defineRoute({
     return { json: JSON.parse(res.metricsJson) as unknown };
   },
 });
+
+/** The auth service's rule (16 to 64 bytes), checked up front so that a user is not created and deleted again. */
+function assertTotpSecretLength(secretBase64: string): void {
+  const bytes = Buffer.from(secretBase64, "base64").length;
+  if (bytes < 16 || bytes > 64) throw statusError(400, `totp_secret_base64 must decode to 16 to 64 bytes; got ${bytes}.`);
+}
 
 export type { UpdateUserRequest };

@@ -9,10 +9,10 @@ export interface EmailContent {
   readonly subject: string;
   readonly html: string;
   readonly text: string;
-  /** The system template it stands for (the e-mail service renders the project's version of it). */
-  readonly template: "email_verification" | "password_reset" | "magic_link";
-  /** The template's variables (see services/email/src/defaults). */
-  readonly variables: Readonly<Record<string, string>>;
+  /** The system template it stands for (the e-mail service renders the project's version of it, if it has one). */
+  readonly template: "email_verification" | "password_reset" | "magic_link" | "api_key_revoked";
+  /** The template's variables (see services/email/src/defaults); none for e-mails sent only as built here. */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 export function escapeHtml(value: string): string {

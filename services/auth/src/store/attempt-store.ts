@@ -2,7 +2,7 @@ import type { Queryable } from "@vestibule/shared/db";
 
 /**
  * Seconds an `attempt_counters` row is still blocked for (0 = not blocked), on the database clock. Shared with
- * queries that read counters together with other data (credential-store's `getWithAttempts`).
+ * queries that read counters together with other data (credential-store's `getManyWithAttempts`).
  */
 export const ATTEMPT_WAIT_SQL = "GREATEST(0, COALESCE(ceil(extract(epoch FROM blocked_until - now())), 0))::int";
 

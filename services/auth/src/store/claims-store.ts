@@ -69,7 +69,7 @@ export const claimsStore = {
 
   /** Makes the next refresh ask identity (after a change made here whose event has not arrived yet). */
   async expire(db: Queryable, projectId: string, userId: string): Promise<void> {
-    await db.query(`UPDATE user_claims SET checked_at = '-infinity' WHERE project_id = $1 AND user_id = $2`, [projectId, userId]);
+    await db.query(`UPDATE user_claims SET checked_at = 'epoch' WHERE project_id = $1 AND user_id = $2`, [projectId, userId]);
   },
 
   /** Marks the user deleted (a tombstone that later events cannot overwrite). */

@@ -1,13 +1,18 @@
 import type { Queryable } from "@vestibule/shared/db";
 import { ATTEMPT_WAIT_SQL } from "./attempt-store.ts";
 
-/** `getWithAttempts` as one statement, prepared once per connection (it runs on every password sign-in). */
-const CREDENTIAL_WITH_ATTEMPTS = {
-  name: "auth_credential_with_attempts",
-  text: `SELECT NULL::text AS key, password_hash, NULL::int AS wait FROM password_credentials WHERE project_id = $1 AND user_id = $2
+/** `getManyWithAttempts` as one statement, prepared once per connection (it runs for every batch of password sign-ins). */
+const CREDENTIALS_WITH_ATTEMPTS = {
+  name: "auth_credentials_with_attempts",
+  text: `SELECT NULL::text AS key, c.project_id, c.user_id::text, c.password_hash, NULL::int AS wait
+           FROM unnest($1::text[], $2::uuid[]) AS q (project_id, user_id)
+           JOIN password_credentials c ON c.project_id = q.project_id AND c.user_id = q.user_id
          UNION ALL
-         SELECT key, NULL, ${ATTEMPT_WAIT_SQL} FROM attempt_counters WHERE key = ANY($3::text[])`,
+         SELECT key, NULL, NULL, NULL, ${ATTEMPT_WAIT_SQL} FROM attempt_counters WHERE key = ANY($3::text[])`,
 };
+
+/** Key of a user in `getManyWithAttempts`'s map of hashes. */
+export const credentialKey = (projectId: string, userId: string): string => `${projectId}\u0000${userId.toLowerCase()}`;
 
 /** The only SQL about password credentials. */
 export const credentialStore = {
@@ -20,26 +25,25 @@ export const credentialStore = {
   },
 
   /**
-   * A user's password hash and, in the same round trip, the state of brute-force counters (key → seconds still
-   * blocked, for the keys that have a counter; see `RateLimiter.start`).
+   * The password hashes of many users (by `credentialKey`) and, in the same round trip, the state of brute-force
+   * counters (key → seconds still blocked, for the keys that have a counter; see `RateLimiter.start`).
    */
-  async getWithAttempts(
+  async getManyWithAttempts(
     db: Queryable,
-    projectId: string,
-    userId: string,
+    users: readonly { projectId: string; userId: string }[],
     attemptKeys: readonly string[],
-  ): Promise<{ passwordHash: string | undefined; attempts: Map<string, number> }> {
-    const { rows } = await db.query<{ key: string | null; password_hash: string | null; wait: number | null }>({
-      ...CREDENTIAL_WITH_ATTEMPTS,
-      values: [projectId, userId, attemptKeys],
+  ): Promise<{ passwordHashes: Map<string, string>; attempts: Map<string, number> }> {
+    const { rows } = await db.query<{ key: string | null; project_id: string | null; user_id: string | null; password_hash: string | null; wait: number | null }>({
+      ...CREDENTIALS_WITH_ATTEMPTS,
+      values: [users.map((u) => u.projectId), users.map((u) => u.userId), attemptKeys],
     });
-    let passwordHash: string | undefined;
+    const passwordHashes = new Map<string, string>();
     const attempts = new Map<string, number>();
     for (const r of rows) {
-      if (r.key === null) passwordHash = r.password_hash ?? undefined;
+      if (r.key === null) passwordHashes.set(credentialKey(r.project_id!, r.user_id!), r.password_hash!);
       else attempts.set(r.key, r.wait ?? 0);
     }
-    return { passwordHash, attempts };
+    return { passwordHashes, attempts };
   },
 
   async upsert(db: Queryable, projectId: string, userId: string, passwordHash: string): Promise<void> {

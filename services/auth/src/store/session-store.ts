@@ -52,13 +52,30 @@ export const TOUCH_INTERVAL_SECONDS = 60;
 
 /** The only SQL about sessions and rotated refresh tokens. */
 export const sessionStore = {
-  /** Inserts a session (one per sign-in: a statement prepared once per connection, nothing read back). */
-  async insert(db: Queryable, s: NewSession): Promise<void> {
+  /**
+   * Inserts sessions, all in one statement (a batch of sign-ins costs one round trip; prepared once per connection,
+   * nothing read back).
+   */
+  async insert(db: Queryable, sessions: readonly NewSession[]): Promise<void> {
+    if (sessions.length === 0) return;
+    const col = <T>(f: (s: NewSession) => T) => sessions.map(f);
     await db.query({
-      name: "auth_session_insert",
+      name: "auth_sessions_insert",
       text: `INSERT INTO sessions (id, project_id, user_id, refresh_token_hash, is_impersonation, expires_at, last_used_at, last_used_ip, last_used_ip_info)
-             VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::boolean THEN now() END, $8, $9)`,
-      values: [s.id, s.projectId, s.userId, s.refreshTokenHash, s.isImpersonation, s.expiresAt, s.used, s.usedFromIp || null, s.ipInfo ? JSON.stringify(s.ipInfo) : null],
+             SELECT id, project_id, user_id, refresh_token_hash, is_impersonation, expires_at, CASE WHEN used THEN now() END, last_used_ip, last_used_ip_info
+               FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::boolean[], $6::timestamptz[], $7::boolean[], $8::text[], $9::jsonb[])
+                 AS s (id, project_id, user_id, refresh_token_hash, is_impersonation, expires_at, used, last_used_ip, last_used_ip_info)`,
+      values: [
+        col((s) => s.id),
+        col((s) => s.projectId),
+        col((s) => s.userId),
+        col((s) => s.refreshTokenHash),
+        col((s) => s.isImpersonation),
+        col((s) => s.expiresAt),
+        col((s) => s.used),
+        col((s) => s.usedFromIp || null),
+        col((s) => (s.ipInfo ? JSON.stringify(s.ipInfo) : null)),
+      ],
     });
   },
 

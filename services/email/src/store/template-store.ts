@@ -47,13 +47,15 @@ export const templateStore = {
     if (rowCount !== 1) return false;
     for (const t of themes) {
       await db.query(
-        `INSERT INTO email_themes (project_id, id, display_name, tsx_source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        // clock_timestamp(): one transaction, yet the listing keeps the defaults' order.
+        `INSERT INTO email_themes (project_id, id, display_name, tsx_source, created_at) VALUES ($1, $2, $3, $4, clock_timestamp()) ON CONFLICT DO NOTHING`,
         [projectId, t.id, t.displayName, t.tsxSource],
       );
     }
     for (const t of templates) {
       await db.query(
-        `INSERT INTO email_templates (project_id, id, display_name, tsx_source, type) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        `INSERT INTO email_templates (project_id, id, display_name, tsx_source, type, created_at) VALUES ($1, $2, $3, $4, $5, clock_timestamp())
+         ON CONFLICT DO NOTHING`,
         [projectId, t.id, t.displayName, t.tsxSource, t.type],
       );
     }

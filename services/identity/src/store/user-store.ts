@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Pool, Queryable } from "@vestibule/shared/db";
 import type { SearchPools } from "./search-pools.ts";
 import { substringPattern, type AggregateDeltas } from "../domain/users.ts";
@@ -125,6 +126,29 @@ export const userStore = {
     return rows[0];
   },
 
+  /**
+   * The users who sign in with each (project, e-mail) pair, by the pairs' position: one statement for a whole batch
+   * of password sign-ins (the partial unique index contact_channels_auth_value serves each pair). E-mails must be
+   * normalised by the caller.
+   */
+  async findByAuthEmails(
+    db: Queryable,
+    lookups: readonly { projectId: string; email: string }[],
+  ): Promise<Map<number, UserRow & { auth_email_verified: boolean }>> {
+    if (lookups.length === 0) return new Map();
+    const { rows } = await db.query<UserRow & { i: string; auth_email_verified: boolean }>({
+      name: "identity_users_by_auth_emails",
+      text: `WITH m AS (
+               SELECT q.i, c.user_id, c.is_verified
+                 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q (project_id, email, i)
+                 JOIN contact_channels c ON c.project_id = q.project_id AND c.type = 'email' AND c.value = q.email AND c.used_for_auth)
+             SELECT m.i, m.is_verified AS auth_email_verified, s.*
+               FROM m JOIN (${selectUsers("users u")} WHERE u.id IN (SELECT user_id FROM m)) s ON s.id = m.user_id`,
+      values: [lookups.map((l) => l.projectId), lookups.map((l) => l.email)],
+    });
+    return new Map(rows.map(({ i, ...row }) => [Number(i) - 1, row]));
+  },
+
   /** Locks the user row (serialises changes of one user's channels); false when there is no such user. */
   async lock(db: Queryable, projectId: string, userId: string): Promise<boolean> {
     const { rowCount } = await db.query(`SELECT 1 FROM users WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, userId]);
@@ -212,6 +236,8 @@ export const userStore = {
         // Not full: the whole sample was read and these are all its matches, which tell how common the term is.
         searchPool = rows.length >= SEARCH_WALK_MIN_MATCHES ? searchPools.walk : searchPools.trigram;
       }
+      // The page itself, in one statement on the pinned connections (unless an id must join the matches).
+      if (q.exactId === undefined) return searchPage(searchPool, q, q.search, searchPool === searchPools.trigram);
       ids = await searchIds(searchPool, q, q.search, searchPool === searchPools.trigram);
     }
     // A query that is a user id also matches that user (when it is in the listing and at or after the cursor).
@@ -448,21 +474,33 @@ const SEARCH_WALK_MIN_MATCHES = 11;
  */
 async function searchIds(pool: Pool, q: ListUsersQuery, search: string, trigram = false): Promise<string[]> {
   const query = new PageQuery(q);
-  const conditions: string[] = [];
-  const key = trigram ? indexKey(search) : undefined;
-  if (key === undefined) {
-    conditions.push(`u.search_text LIKE ${query.param(substringPattern(search))}`);
-  } else {
-    // The index is driven by the most distinctive part of the term; the whole term is checked on the rows found, as
-    // an expression the index cannot take (so that the common trigrams are not looked up).
-    conditions.push(`u.search_text LIKE ${query.param(substringPattern(key))}`);
-    conditions.push(`(u.search_text || '') LIKE ${query.param(substringPattern(search))}`);
-  }
   const { rows } = await pool.query<{ id: string }>(
-    `SELECT u.id FROM users u WHERE ${query.where(...conditions)} ${query.order("u")} ${query.limit()}`,
+    `SELECT u.id FROM users u WHERE ${query.where(...searchConditions(query, search, trigram))} ${query.order("u")} ${query.limit()}`,
     query.params,
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * A page of matching users, rows and all, in one statement on a pool pinned to one access path. Prepared per
+ * connection under a name derived from its text, so the plan is made once (the pinned pools plan generically: the
+ * access path is fixed anyway, and planning would cost more than a millisecond per search).
+ */
+async function searchPage(pool: Pool, q: ListUsersQuery, search: string, trigram: boolean): Promise<UserRow[]> {
+  const page = new PageQuery(q);
+  const conditions = searchConditions(page, search, trigram);
+  const text = page.select(`(SELECT u.* FROM users u WHERE ${page.where(...conditions)} ${page.order("u")} ${page.limit()}) u`);
+  const { rows } = await pool.query<UserRow>({ name: `identity_search_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text, values: page.params });
+  return rows;
+}
+
+/** The search term's conditions on `u.search_text`, with the trigram index driven by the term's most distinctive part. */
+function searchConditions(query: PageQuery, search: string, trigram: boolean): string[] {
+  const key = trigram ? indexKey(search) : undefined;
+  if (key === undefined) return [`u.search_text LIKE ${query.param(substringPattern(search))}`];
+  // The whole term is checked on the rows found, as an expression the index cannot take (so that the common trigrams
+  // are not looked up).
+  return [`u.search_text LIKE ${query.param(substringPattern(key))}`, `(u.search_text || '') LIKE ${query.param(substringPattern(search))}`];
 }
 
 /** Terms that are certainly rare (e-mail addresses, ids) skip the sample and go straight to the trigram index. */

@@ -21,6 +21,8 @@ export interface PoolSettings {
   readonly schema: string;
   readonly max?: number;
   readonly applicationName?: string;
+  /** Planner or session settings of every connection (sent at connection start-up, costing no round trip). */
+  readonly sessionSettings?: Readonly<Record<string, string>>;
 }
 
 /** A pool whose every connection has `search_path` set to the service's schema. */
@@ -30,7 +32,7 @@ export function createPool(settings: PoolSettings): Pool {
     connectionString: settings.connectionString,
     max: settings.max ?? 10,
     application_name: settings.applicationName ?? `vestibule-${settings.schema}`,
-    options: `-c search_path=${settings.schema}`,
+    options: [`-c search_path=${settings.schema}`, ...Object.entries(settings.sessionSettings ?? {}).map(([k, v]) => `-c ${k}=${v}`)].join(" "),
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });

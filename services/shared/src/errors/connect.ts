@@ -8,7 +8,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { KnownErrorDetailSchema, StatusErrorDetailSchema, type KnownErrorDetail } from "@vestibule/proto/error/v1/error";
+import { KnownErrorDetailSchema, StatusErrorDetailSchema, type KnownErrorDetail, type StatusErrorDetail } from "@vestibule/proto/error/v1/error";
 import { KNOWN_ERRORS, isConcreteKnownErrorCode, type DetailsOf } from "./catalogue.ts";
 import { KnownError, StatusError, isKnownError, isStatusError, knownError } from "./known-error.ts";
 
@@ -148,4 +148,35 @@ function parseDetails(json: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** The fields of a per-item error of a batched RPC (`vestibule.error.v1.ItemError` and its older look-alikes). */
+export interface ItemErrorFields {
+  code: number;
+  message: string;
+  knownError?: KnownErrorDetail;
+  statusError?: StatusErrorDetail;
+}
+
+/**
+ * What a single call failing with `err` would have sent, as the fields of a batch item's error: the Connect code,
+ * message and known-error or status-error detail (see `toConnectError`). `itemErrorToConnectError` reverses it.
+ */
+export function toItemError(err: unknown): ItemErrorFields {
+  const ce = toConnectError(err);
+  return {
+    code: ce.code,
+    message: ce.rawMessage,
+    knownError: ce.findDetails(KnownErrorDetailSchema)[0],
+    statusError: ce.findDetails(StatusErrorDetailSchema)[0],
+  };
+}
+
+/** The ConnectError a single call would have failed with, from a batch item's error. */
+export function itemErrorToConnectError(e: ItemErrorFields): ConnectError {
+  const details: ({ desc: typeof KnownErrorDetailSchema; value: KnownErrorDetail } | { desc: typeof StatusErrorDetailSchema; value: StatusErrorDetail })[] = [];
+  if (e.knownError) details.push({ desc: KnownErrorDetailSchema, value: e.knownError });
+  if (e.statusError) details.push({ desc: StatusErrorDetailSchema, value: e.statusError });
+  const code = e.code in Code ? (e.code as Code) : Code.Unknown;
+  return new ConnectError(e.message, code, undefined, details);
 }

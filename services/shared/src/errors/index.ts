@@ -27,4 +27,5 @@ export type {
 } from "./catalogue.ts";
 export { KnownError, StatusError, isKnownError, isStatusError, knownError, statusError } from "./known-error.ts";
 export type { KnownErrorBody } from "./known-error.ts";
-export { connectCodeForHttpStatus, fromConnectError, httpStatusForConnectCode, toConnectError } from "./connect.ts";
+export { connectCodeForHttpStatus, fromConnectError, httpStatusForConnectCode, itemErrorToConnectError, toConnectError, toItemError } from "./connect.ts";
+export type { ItemErrorFields } from "./connect.ts";

@@ -27,6 +27,16 @@ const REDACTED_KEYS = [
   "super_secret_admin_key",
   "authorization",
   "cookie",
+  "apiKey",
+  "totp",
+  "attempt_code",
+  "attemptCode",
+  "polling_code",
+  "pollingCode",
+  "login_code",
+  "loginCode",
+  "encrypted_value",
+  "encryptedValue",
 ];
 
 const REDACT_PATHS = [

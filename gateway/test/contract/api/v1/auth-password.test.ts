@@ -41,6 +41,28 @@ function codeFrom(text: string): string {
 }
 
 describe("password sign-up and sign-in over REST", () => {
+  it("answers many concurrent sign-ins, right and wrong, each with its own contract answer (batched to auth)", async () => {
+    const users = await Promise.all([0, 1, 2].map(async () => (await signUp()).email));
+    const attempts = Array.from({ length: 24 }, (_, i) => {
+      const email = i % 4 === 3 ? newEmail() : users[i % 3]!;
+      return { email, password: i % 2 === 0 ? "a good password" : "a wrong password", known: i % 4 !== 3 };
+    });
+    const answers = await Promise.all(
+      attempts.map((a) => call(stack, "POST", "/api/v1/auth/password/sign-in", { headers: client(), body: { email: a.email, password: a.password } })),
+    );
+    answers.forEach((res, i) => {
+      const a = attempts[i]!;
+      if (a.known && a.password === "a good password") {
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.json).sort()).toEqual(["access_token", "refresh_token", "user_id"]);
+      } else {
+        expectKnownError(res, 400, "EMAIL_PASSWORD_MISMATCH");
+      }
+    });
+    const ids = new Set(answers.filter((r) => r.status === 200).map((r) => r.json.refresh_token));
+    expect(ids.size).toBe(answers.filter((r) => r.status === 200).length);
+  });
+
   it("signs up, returns tokens, and mails a verification link that verifies the e-mail", async () => {
     const { res, email } = await signUp();
     expect(res.status).toBe(200);

@@ -256,6 +256,12 @@ describe("sending e-mail", () => {
 
     const projects = createServiceClient(ProjectService, { baseUrl: stack.env.VESTIBULE_IDENTITY_URL!, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
     await projects.updateProject({ projectId: stack.demo.projectId, configUpdateJson: JSON.stringify({ email_config: { type: "shared" } }) });
+    // The e-mail service learns the change from identity's event: wait until it refuses a send for want of a server.
+    const anyone = await createUser();
+    await until(async () => {
+      const r = await call(stack, "POST", "/api/v1/emails/send-email", { headers: server(), body: { user_ids: [anyone.id], html: "x", subject: "x" } });
+      return r.json?.code === "REQUIRES_CUSTOM_EMAIL_SERVER" ? r : undefined;
+    });
     const to = newEmail("invite");
     const sent = await until(async () => {
       const r = await call(stack, "POST", "/api/v1/internal/send-sign-in-invitation", { headers: server(), body: { email: to, callback_url: "http://localhost:3000/handler/sign-in" } });

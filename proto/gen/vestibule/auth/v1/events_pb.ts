@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/events.proto.
  */
 export const file_vestibule_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIrcBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJYgZwcm90bzM");
+  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIrcBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
 
 /**
  * auth.email.requested.v1: an e-mail the auth service wants sent (verification, password reset, magic link).
@@ -133,4 +133,58 @@ export type SessionRevoked = Message<"vestibule.auth.v1.SessionRevoked"> & {
  */
 export const SessionRevokedSchema: GenMessage<SessionRevoked> = /*@__PURE__*/
   messageDesc(file_vestibule_auth_v1_events, 2);
+
+/**
+ * auth.api_key.updated.v1: a user or team API key changed (description, expiry, revocation); caches of check answers
+ * drop it.
+ *
+ * @generated from message vestibule.auth.v1.ApiKeyUpdated
+ */
+export type ApiKeyUpdated = Message<"vestibule.auth.v1.ApiKeyUpdated"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId: string;
+
+  /**
+   * @generated from field: bool revoked = 3;
+   */
+  revoked: boolean;
+};
+
+/**
+ * Describes the message vestibule.auth.v1.ApiKeyUpdated.
+ * Use `create(ApiKeyUpdatedSchema)` to create a new message.
+ */
+export const ApiKeyUpdatedSchema: GenMessage<ApiKeyUpdated> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_events, 3);
+
+/**
+ * auth.api_key.deleted.v1: a key is gone (its owner was deleted).
+ *
+ * @generated from message vestibule.auth.v1.ApiKeyDeleted
+ */
+export type ApiKeyDeleted = Message<"vestibule.auth.v1.ApiKeyDeleted"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId: string;
+};
+
+/**
+ * Describes the message vestibule.auth.v1.ApiKeyDeleted.
+ * Use `create(ApiKeyDeletedSchema)` to create a new message.
+ */
+export const ApiKeyDeletedSchema: GenMessage<ApiKeyDeleted> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_events, 4);
 

@@ -6,6 +6,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ClientInfo, SignInResult } from "./session_pb.ts";
 import { file_vestibule_auth_v1_session } from "./session_pb.ts";
+import type { ItemError } from "../../error/v1/error_pb.ts";
+import { file_vestibule_error_v1_error } from "../../error/v1/error_pb.ts";
 import type { CreateUserRequest } from "../../identity/v1/user_service_pb.ts";
 import { file_vestibule_identity_v1_user_service } from "../../identity/v1/user_service_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/password_service.proto.
  */
 export const file_vestibule_auth_v1_password_service: GenFile = /*@__PURE__*/
-  fileDesc("Cih2ZXN0aWJ1bGUvYXV0aC92MS9wYXNzd29yZF9zZXJ2aWNlLnByb3RvEhF2ZXN0aWJ1bGUuYXV0aC52MSK9AQoZU2lnblVwV2l0aFBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEiEKGXZlcmlmaWNhdGlvbl9jYWxsYmFja191cmwYBCABKAkSGQoRYW5vbnltb3VzX3VzZXJfaWQYBSABKAkSLQoGY2xpZW50GAYgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyJNChpTaWduVXBXaXRoUGFzc3dvcmRSZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQifwoZU2lnbkluV2l0aFBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEi0KBmNsaWVudBgEIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iTQoaU2lnbkluV2l0aFBhc3N3b3JkUmVzcG9uc2USLwoGcmVzdWx0GAEgASgLMh8udmVzdGlidWxlLmF1dGgudjEuU2lnbkluUmVzdWx0Il0KGFNpZ25VcEFub255bW91c2x5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi0KBmNsaWVudBgCIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iTAoZU2lnblVwQW5vbnltb3VzbHlSZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQizAEKFVVwZGF0ZVBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMb2xkX3Bhc3N3b3JkGAMgASgJEhQKDG5ld19wYXNzd29yZBgEIAEoCRIXCg9rZWVwX3Nlc3Npb25faWQYBSABKAkSGgoSa2VlcF9yZWZyZXNoX3Rva2VuGAYgASgJEi0KBmNsaWVudBgHIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iGAoWVXBkYXRlUGFzc3dvcmRSZXNwb25zZSJLChJTZXRQYXNzd29yZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIhUKE1NldFBhc3N3b3JkUmVzcG9uc2UiiwEKGFNldFVzZXJDcmVkZW50aWFsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoIcGFzc3dvcmQYAyABKAlIABIXCg1wYXNzd29yZF9oYXNoGAQgASgJSAASDwoFY2xlYXIYBSABKAhIAEIMCgpjcmVkZW50aWFsIhsKGVNldFVzZXJDcmVkZW50aWFsUmVzcG9uc2UihgEKHFNlbmRQYXNzd29yZFJlc2V0Q29kZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxjYWxsYmFja191cmwYAyABKAkSLQoGY2xpZW50GAQgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyIfCh1TZW5kUGFzc3dvcmRSZXNldENvZGVSZXNwb25zZSJwCh1DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBGNvZGUYAiABKAkSLQoGY2xpZW50GAMgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyIgCh5DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVzcG9uc2UieQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEi0KBmNsaWVudBgEIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIpQBCh9DcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXF1ZXN0EjYKBHVzZXIYASABKAsyKC52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlcXVlc3QSEgoIcGFzc3dvcmQYAiABKAlIABIXCg1wYXNzd29yZF9oYXNoGAMgASgJSABCDAoKY3JlZGVudGlhbCIzCiBDcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXNwb25zZRIPCgd1c2VyX2lkGAEgASgJMoEJCg9QYXNzd29yZFNlcnZpY2UScQoSU2lnblVwV2l0aFBhc3N3b3JkEiwudmVzdGlidWxlLmF1dGgudjEuU2lnblVwV2l0aFBhc3N3b3JkUmVxdWVzdBotLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25VcFdpdGhQYXNzd29yZFJlc3BvbnNlEnEKElNpZ25JbldpdGhQYXNzd29yZBIsLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25JbldpdGhQYXNzd29yZFJlcXVlc3QaLS52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5XaXRoUGFzc3dvcmRSZXNwb25zZRJuChFTaWduVXBBbm9ueW1vdXNseRIrLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25VcEFub255bW91c2x5UmVxdWVzdBosLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25VcEFub255bW91c2x5UmVzcG9uc2USZQoOVXBkYXRlUGFzc3dvcmQSKC52ZXN0aWJ1bGUuYXV0aC52MS5VcGRhdGVQYXNzd29yZFJlcXVlc3QaKS52ZXN0aWJ1bGUuYXV0aC52MS5VcGRhdGVQYXNzd29yZFJlc3BvbnNlElwKC1NldFBhc3N3b3JkEiUudmVzdGlidWxlLmF1dGgudjEuU2V0UGFzc3dvcmRSZXF1ZXN0GiYudmVzdGlidWxlLmF1dGgudjEuU2V0UGFzc3dvcmRSZXNwb25zZRJuChFTZXRVc2VyQ3JlZGVudGlhbBIrLnZlc3RpYnVsZS5hdXRoLnYxLlNldFVzZXJDcmVkZW50aWFsUmVxdWVzdBosLnZlc3RpYnVsZS5hdXRoLnYxLlNldFVzZXJDcmVkZW50aWFsUmVzcG9uc2USegoVU2VuZFBhc3N3b3JkUmVzZXRDb2RlEi8udmVzdGlidWxlLmF1dGgudjEuU2VuZFBhc3N3b3JkUmVzZXRDb2RlUmVxdWVzdBowLnZlc3RpYnVsZS5hdXRoLnYxLlNlbmRQYXNzd29yZFJlc2V0Q29kZVJlc3BvbnNlEn0KFkNoZWNrUGFzc3dvcmRSZXNldENvZGUSMC52ZXN0aWJ1bGUuYXV0aC52MS5DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVxdWVzdBoxLnZlc3RpYnVsZS5hdXRoLnYxLkNoZWNrUGFzc3dvcmRSZXNldENvZGVSZXNwb25zZRJiCg1SZXNldFBhc3N3b3JkEicudmVzdGlidWxlLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaKC52ZXN0aWJ1bGUuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2USgwEKGENyZWF0ZVVzZXJXaXRoQ3JlZGVudGlhbBIyLnZlc3RpYnVsZS5hdXRoLnYxLkNyZWF0ZVVzZXJXaXRoQ3JlZGVudGlhbFJlcXVlc3QaMy52ZXN0aWJ1bGUuYXV0aC52MS5DcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXNwb25zZWIGcHJvdG8z", [file_vestibule_auth_v1_session, file_vestibule_identity_v1_user_service]);
+  fileDesc("Cih2ZXN0aWJ1bGUvYXV0aC92MS9wYXNzd29yZF9zZXJ2aWNlLnByb3RvEhF2ZXN0aWJ1bGUuYXV0aC52MSK9AQoZU2lnblVwV2l0aFBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEiEKGXZlcmlmaWNhdGlvbl9jYWxsYmFja191cmwYBCABKAkSGQoRYW5vbnltb3VzX3VzZXJfaWQYBSABKAkSLQoGY2xpZW50GAYgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyJNChpTaWduVXBXaXRoUGFzc3dvcmRSZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQifwoZU2lnbkluV2l0aFBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEi0KBmNsaWVudBgEIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iTQoaU2lnbkluV2l0aFBhc3N3b3JkUmVzcG9uc2USLwoGcmVzdWx0GAEgASgLMh8udmVzdGlidWxlLmF1dGgudjEuU2lnbkluUmVzdWx0IlwKGlNpZ25JbldpdGhQYXNzd29yZHNSZXF1ZXN0Ej4KCHJlcXVlc3RzGAEgAygLMiwudmVzdGlidWxlLmF1dGgudjEuU2lnbkluV2l0aFBhc3N3b3JkUmVxdWVzdCJbChtTaWduSW5XaXRoUGFzc3dvcmRzUmVzcG9uc2USPAoHcmVzdWx0cxgBIAMoCzIrLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25JbldpdGhQYXNzd29yZFJlc3VsdCKSAQoYU2lnbkluV2l0aFBhc3N3b3JkUmVzdWx0EjsKAm9rGAEgASgLMi0udmVzdGlidWxlLmF1dGgudjEuU2lnbkluV2l0aFBhc3N3b3JkUmVzcG9uc2VIABIuCgVlcnJvchgCIAEoCzIdLnZlc3RpYnVsZS5lcnJvci52MS5JdGVtRXJyb3JIAEIJCgdvdXRjb21lIl0KGFNpZ25VcEFub255bW91c2x5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi0KBmNsaWVudBgCIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iTAoZU2lnblVwQW5vbnltb3VzbHlSZXNwb25zZRIvCgZyZXN1bHQYASABKAsyHy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5SZXN1bHQizAEKFVVwZGF0ZVBhc3N3b3JkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMb2xkX3Bhc3N3b3JkGAMgASgJEhQKDG5ld19wYXNzd29yZBgEIAEoCRIXCg9rZWVwX3Nlc3Npb25faWQYBSABKAkSGgoSa2VlcF9yZWZyZXNoX3Rva2VuGAYgASgJEi0KBmNsaWVudBgHIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iGAoWVXBkYXRlUGFzc3dvcmRSZXNwb25zZSJLChJTZXRQYXNzd29yZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIhUKE1NldFBhc3N3b3JkUmVzcG9uc2UiiwEKGFNldFVzZXJDcmVkZW50aWFsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoIcGFzc3dvcmQYAyABKAlIABIXCg1wYXNzd29yZF9oYXNoGAQgASgJSAASDwoFY2xlYXIYBSABKAhIAEIMCgpjcmVkZW50aWFsIhsKGVNldFVzZXJDcmVkZW50aWFsUmVzcG9uc2UihgEKHFNlbmRQYXNzd29yZFJlc2V0Q29kZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxjYWxsYmFja191cmwYAyABKAkSLQoGY2xpZW50GAQgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyIfCh1TZW5kUGFzc3dvcmRSZXNldENvZGVSZXNwb25zZSJwCh1DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBGNvZGUYAiABKAkSLQoGY2xpZW50GAMgASgLMh0udmVzdGlidWxlLmF1dGgudjEuQ2xpZW50SW5mbyIgCh5DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVzcG9uc2UieQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEi0KBmNsaWVudBgEIAEoCzIdLnZlc3RpYnVsZS5hdXRoLnYxLkNsaWVudEluZm8iFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIpQBCh9DcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXF1ZXN0EjYKBHVzZXIYASABKAsyKC52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ3JlYXRlVXNlclJlcXVlc3QSEgoIcGFzc3dvcmQYAiABKAlIABIXCg1wYXNzd29yZF9oYXNoGAMgASgJSABCDAoKY3JlZGVudGlhbCIzCiBDcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXNwb25zZRIPCgd1c2VyX2lkGAEgASgJMvcJCg9QYXNzd29yZFNlcnZpY2UScQoSU2lnblVwV2l0aFBhc3N3b3JkEiwudmVzdGlidWxlLmF1dGgudjEuU2lnblVwV2l0aFBhc3N3b3JkUmVxdWVzdBotLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25VcFdpdGhQYXNzd29yZFJlc3BvbnNlEnEKElNpZ25JbldpdGhQYXNzd29yZBIsLnZlc3RpYnVsZS5hdXRoLnYxLlNpZ25JbldpdGhQYXNzd29yZFJlcXVlc3QaLS52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5XaXRoUGFzc3dvcmRSZXNwb25zZRJ0ChNTaWduSW5XaXRoUGFzc3dvcmRzEi0udmVzdGlidWxlLmF1dGgudjEuU2lnbkluV2l0aFBhc3N3b3Jkc1JlcXVlc3QaLi52ZXN0aWJ1bGUuYXV0aC52MS5TaWduSW5XaXRoUGFzc3dvcmRzUmVzcG9uc2USbgoRU2lnblVwQW5vbnltb3VzbHkSKy52ZXN0aWJ1bGUuYXV0aC52MS5TaWduVXBBbm9ueW1vdXNseVJlcXVlc3QaLC52ZXN0aWJ1bGUuYXV0aC52MS5TaWduVXBBbm9ueW1vdXNseVJlc3BvbnNlEmUKDlVwZGF0ZVBhc3N3b3JkEigudmVzdGlidWxlLmF1dGgudjEuVXBkYXRlUGFzc3dvcmRSZXF1ZXN0GikudmVzdGlidWxlLmF1dGgudjEuVXBkYXRlUGFzc3dvcmRSZXNwb25zZRJcCgtTZXRQYXNzd29yZBIlLnZlc3RpYnVsZS5hdXRoLnYxLlNldFBhc3N3b3JkUmVxdWVzdBomLnZlc3RpYnVsZS5hdXRoLnYxLlNldFBhc3N3b3JkUmVzcG9uc2USbgoRU2V0VXNlckNyZWRlbnRpYWwSKy52ZXN0aWJ1bGUuYXV0aC52MS5TZXRVc2VyQ3JlZGVudGlhbFJlcXVlc3QaLC52ZXN0aWJ1bGUuYXV0aC52MS5TZXRVc2VyQ3JlZGVudGlhbFJlc3BvbnNlEnoKFVNlbmRQYXNzd29yZFJlc2V0Q29kZRIvLnZlc3RpYnVsZS5hdXRoLnYxLlNlbmRQYXNzd29yZFJlc2V0Q29kZVJlcXVlc3QaMC52ZXN0aWJ1bGUuYXV0aC52MS5TZW5kUGFzc3dvcmRSZXNldENvZGVSZXNwb25zZRJ9ChZDaGVja1Bhc3N3b3JkUmVzZXRDb2RlEjAudmVzdGlidWxlLmF1dGgudjEuQ2hlY2tQYXNzd29yZFJlc2V0Q29kZVJlcXVlc3QaMS52ZXN0aWJ1bGUuYXV0aC52MS5DaGVja1Bhc3N3b3JkUmVzZXRDb2RlUmVzcG9uc2USYgoNUmVzZXRQYXNzd29yZBInLnZlc3RpYnVsZS5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GigudmVzdGlidWxlLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEoMBChhDcmVhdGVVc2VyV2l0aENyZWRlbnRpYWwSMi52ZXN0aWJ1bGUuYXV0aC52MS5DcmVhdGVVc2VyV2l0aENyZWRlbnRpYWxSZXF1ZXN0GjMudmVzdGlidWxlLmF1dGgudjEuQ3JlYXRlVXNlcldpdGhDcmVkZW50aWFsUmVzcG9uc2ViBnByb3RvMw", [file_vestibule_auth_v1_session, file_vestibule_error_v1_error, file_vestibule_identity_v1_user_service]);
 
 /**
  * @generated from message vestibule.auth.v1.SignUpWithPasswordRequest
@@ -127,6 +129,73 @@ export const SignInWithPasswordResponseSchema: GenMessage<SignInWithPasswordResp
   messageDesc(file_vestibule_auth_v1_password_service, 3);
 
 /**
+ * @generated from message vestibule.auth.v1.SignInWithPasswordsRequest
+ */
+export type SignInWithPasswordsRequest = Message<"vestibule.auth.v1.SignInWithPasswordsRequest"> & {
+  /**
+   * @generated from field: repeated vestibule.auth.v1.SignInWithPasswordRequest requests = 1;
+   */
+  requests: SignInWithPasswordRequest[];
+};
+
+/**
+ * Describes the message vestibule.auth.v1.SignInWithPasswordsRequest.
+ * Use `create(SignInWithPasswordsRequestSchema)` to create a new message.
+ */
+export const SignInWithPasswordsRequestSchema: GenMessage<SignInWithPasswordsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_password_service, 4);
+
+/**
+ * @generated from message vestibule.auth.v1.SignInWithPasswordsResponse
+ */
+export type SignInWithPasswordsResponse = Message<"vestibule.auth.v1.SignInWithPasswordsResponse"> & {
+  /**
+   * One per request, in the same order.
+   *
+   * @generated from field: repeated vestibule.auth.v1.SignInWithPasswordResult results = 1;
+   */
+  results: SignInWithPasswordResult[];
+};
+
+/**
+ * Describes the message vestibule.auth.v1.SignInWithPasswordsResponse.
+ * Use `create(SignInWithPasswordsResponseSchema)` to create a new message.
+ */
+export const SignInWithPasswordsResponseSchema: GenMessage<SignInWithPasswordsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_password_service, 5);
+
+/**
+ * @generated from message vestibule.auth.v1.SignInWithPasswordResult
+ */
+export type SignInWithPasswordResult = Message<"vestibule.auth.v1.SignInWithPasswordResult"> & {
+  /**
+   * @generated from oneof vestibule.auth.v1.SignInWithPasswordResult.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: vestibule.auth.v1.SignInWithPasswordResponse ok = 1;
+     */
+    value: SignInWithPasswordResponse;
+    case: "ok";
+  } | {
+    /**
+     * The error SignInWithPassword would have failed with.
+     *
+     * @generated from field: vestibule.error.v1.ItemError error = 2;
+     */
+    value: ItemError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message vestibule.auth.v1.SignInWithPasswordResult.
+ * Use `create(SignInWithPasswordResultSchema)` to create a new message.
+ */
+export const SignInWithPasswordResultSchema: GenMessage<SignInWithPasswordResult> = /*@__PURE__*/
+  messageDesc(file_vestibule_auth_v1_password_service, 6);
+
+/**
  * @generated from message vestibule.auth.v1.SignUpAnonymouslyRequest
  */
 export type SignUpAnonymouslyRequest = Message<"vestibule.auth.v1.SignUpAnonymouslyRequest"> & {
@@ -146,7 +215,7 @@ export type SignUpAnonymouslyRequest = Message<"vestibule.auth.v1.SignUpAnonymou
  * Use `create(SignUpAnonymouslyRequestSchema)` to create a new message.
  */
 export const SignUpAnonymouslyRequestSchema: GenMessage<SignUpAnonymouslyRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 4);
+  messageDesc(file_vestibule_auth_v1_password_service, 7);
 
 /**
  * @generated from message vestibule.auth.v1.SignUpAnonymouslyResponse
@@ -163,7 +232,7 @@ export type SignUpAnonymouslyResponse = Message<"vestibule.auth.v1.SignUpAnonymo
  * Use `create(SignUpAnonymouslyResponseSchema)` to create a new message.
  */
 export const SignUpAnonymouslyResponseSchema: GenMessage<SignUpAnonymouslyResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 5);
+  messageDesc(file_vestibule_auth_v1_password_service, 8);
 
 /**
  * @generated from message vestibule.auth.v1.UpdatePasswordRequest
@@ -212,7 +281,7 @@ export type UpdatePasswordRequest = Message<"vestibule.auth.v1.UpdatePasswordReq
  * Use `create(UpdatePasswordRequestSchema)` to create a new message.
  */
 export const UpdatePasswordRequestSchema: GenMessage<UpdatePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 6);
+  messageDesc(file_vestibule_auth_v1_password_service, 9);
 
 /**
  * @generated from message vestibule.auth.v1.UpdatePasswordResponse
@@ -225,7 +294,7 @@ export type UpdatePasswordResponse = Message<"vestibule.auth.v1.UpdatePasswordRe
  * Use `create(UpdatePasswordResponseSchema)` to create a new message.
  */
 export const UpdatePasswordResponseSchema: GenMessage<UpdatePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 7);
+  messageDesc(file_vestibule_auth_v1_password_service, 10);
 
 /**
  * @generated from message vestibule.auth.v1.SetPasswordRequest
@@ -252,7 +321,7 @@ export type SetPasswordRequest = Message<"vestibule.auth.v1.SetPasswordRequest">
  * Use `create(SetPasswordRequestSchema)` to create a new message.
  */
 export const SetPasswordRequestSchema: GenMessage<SetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 8);
+  messageDesc(file_vestibule_auth_v1_password_service, 11);
 
 /**
  * @generated from message vestibule.auth.v1.SetPasswordResponse
@@ -265,7 +334,7 @@ export type SetPasswordResponse = Message<"vestibule.auth.v1.SetPasswordResponse
  * Use `create(SetPasswordResponseSchema)` to create a new message.
  */
 export const SetPasswordResponseSchema: GenMessage<SetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 9);
+  messageDesc(file_vestibule_auth_v1_password_service, 12);
 
 /**
  * @generated from message vestibule.auth.v1.SetUserCredentialRequest
@@ -312,7 +381,7 @@ export type SetUserCredentialRequest = Message<"vestibule.auth.v1.SetUserCredent
  * Use `create(SetUserCredentialRequestSchema)` to create a new message.
  */
 export const SetUserCredentialRequestSchema: GenMessage<SetUserCredentialRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 10);
+  messageDesc(file_vestibule_auth_v1_password_service, 13);
 
 /**
  * @generated from message vestibule.auth.v1.SetUserCredentialResponse
@@ -325,7 +394,7 @@ export type SetUserCredentialResponse = Message<"vestibule.auth.v1.SetUserCreden
  * Use `create(SetUserCredentialResponseSchema)` to create a new message.
  */
 export const SetUserCredentialResponseSchema: GenMessage<SetUserCredentialResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 11);
+  messageDesc(file_vestibule_auth_v1_password_service, 14);
 
 /**
  * @generated from message vestibule.auth.v1.SendPasswordResetCodeRequest
@@ -357,7 +426,7 @@ export type SendPasswordResetCodeRequest = Message<"vestibule.auth.v1.SendPasswo
  * Use `create(SendPasswordResetCodeRequestSchema)` to create a new message.
  */
 export const SendPasswordResetCodeRequestSchema: GenMessage<SendPasswordResetCodeRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 12);
+  messageDesc(file_vestibule_auth_v1_password_service, 15);
 
 /**
  * @generated from message vestibule.auth.v1.SendPasswordResetCodeResponse
@@ -370,7 +439,7 @@ export type SendPasswordResetCodeResponse = Message<"vestibule.auth.v1.SendPassw
  * Use `create(SendPasswordResetCodeResponseSchema)` to create a new message.
  */
 export const SendPasswordResetCodeResponseSchema: GenMessage<SendPasswordResetCodeResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 13);
+  messageDesc(file_vestibule_auth_v1_password_service, 16);
 
 /**
  * @generated from message vestibule.auth.v1.CheckPasswordResetCodeRequest
@@ -397,7 +466,7 @@ export type CheckPasswordResetCodeRequest = Message<"vestibule.auth.v1.CheckPass
  * Use `create(CheckPasswordResetCodeRequestSchema)` to create a new message.
  */
 export const CheckPasswordResetCodeRequestSchema: GenMessage<CheckPasswordResetCodeRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 14);
+  messageDesc(file_vestibule_auth_v1_password_service, 17);
 
 /**
  * @generated from message vestibule.auth.v1.CheckPasswordResetCodeResponse
@@ -410,7 +479,7 @@ export type CheckPasswordResetCodeResponse = Message<"vestibule.auth.v1.CheckPas
  * Use `create(CheckPasswordResetCodeResponseSchema)` to create a new message.
  */
 export const CheckPasswordResetCodeResponseSchema: GenMessage<CheckPasswordResetCodeResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 15);
+  messageDesc(file_vestibule_auth_v1_password_service, 18);
 
 /**
  * @generated from message vestibule.auth.v1.ResetPasswordRequest
@@ -442,7 +511,7 @@ export type ResetPasswordRequest = Message<"vestibule.auth.v1.ResetPasswordReque
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 16);
+  messageDesc(file_vestibule_auth_v1_password_service, 19);
 
 /**
  * @generated from message vestibule.auth.v1.ResetPasswordResponse
@@ -455,7 +524,7 @@ export type ResetPasswordResponse = Message<"vestibule.auth.v1.ResetPasswordResp
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 17);
+  messageDesc(file_vestibule_auth_v1_password_service, 20);
 
 /**
  * @generated from message vestibule.auth.v1.CreateUserWithCredentialRequest
@@ -491,7 +560,7 @@ export type CreateUserWithCredentialRequest = Message<"vestibule.auth.v1.CreateU
  * Use `create(CreateUserWithCredentialRequestSchema)` to create a new message.
  */
 export const CreateUserWithCredentialRequestSchema: GenMessage<CreateUserWithCredentialRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 18);
+  messageDesc(file_vestibule_auth_v1_password_service, 21);
 
 /**
  * @generated from message vestibule.auth.v1.CreateUserWithCredentialResponse
@@ -508,7 +577,7 @@ export type CreateUserWithCredentialResponse = Message<"vestibule.auth.v1.Create
  * Use `create(CreateUserWithCredentialResponseSchema)` to create a new message.
  */
 export const CreateUserWithCredentialResponseSchema: GenMessage<CreateUserWithCredentialResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_auth_v1_password_service, 19);
+  messageDesc(file_vestibule_auth_v1_password_service, 22);
 
 /**
  * Password and anonymous sign-up / sign-in, password changes and resets, e-mail verification codes,
@@ -532,6 +601,17 @@ export const PasswordService: GenService<{
     methodKind: "unary";
     input: typeof SignInWithPasswordRequestSchema;
     output: typeof SignInWithPasswordResponseSchema;
+  },
+  /**
+   * Many password sign-ins at once (gateways batch concurrent ones): one identity lookup, one credentials query and
+   * one session insert for the whole batch. Each item gets the outcome SignInWithPassword would have had.
+   *
+   * @generated from rpc vestibule.auth.v1.PasswordService.SignInWithPasswords
+   */
+  signInWithPasswords: {
+    methodKind: "unary";
+    input: typeof SignInWithPasswordsRequestSchema;
+    output: typeof SignInWithPasswordsResponseSchema;
   },
   /**
    * @generated from rpc vestibule.auth.v1.PasswordService.SignUpAnonymously

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/error/v1/error.proto.
  */
 export const file_vestibule_error_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvZXJyb3IvdjEvZXJyb3IucHJvdG8SEnZlc3RpYnVsZS5lcnJvci52MSJHChBLbm93bkVycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIUCgxkZXRhaWxzX2pzb24YAyABKAkiVgoRU3RhdHVzRXJyb3JEZXRhaWwSEwoLaHR0cF9zdGF0dXMYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIbChNyZXRyeV9hZnRlcl9zZWNvbmRzGAMgASgFYgZwcm90bzM");
+  fileDesc("Ch52ZXN0aWJ1bGUvZXJyb3IvdjEvZXJyb3IucHJvdG8SEnZlc3RpYnVsZS5lcnJvci52MSJHChBLbm93bkVycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIUCgxkZXRhaWxzX2pzb24YAyABKAkiVgoRU3RhdHVzRXJyb3JEZXRhaWwSEwoLaHR0cF9zdGF0dXMYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIbChNyZXRyeV9hZnRlcl9zZWNvbmRzGAMgASgFIqIBCglJdGVtRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEjkKC2tub3duX2Vycm9yGAMgASgLMiQudmVzdGlidWxlLmVycm9yLnYxLktub3duRXJyb3JEZXRhaWwSOwoMc3RhdHVzX2Vycm9yGAQgASgLMiUudmVzdGlidWxlLmVycm9yLnYxLlN0YXR1c0Vycm9yRGV0YWlsYgZwcm90bzM");
 
 /**
  * Attached to every ConnectError that carries a known error of the public contract.
@@ -80,4 +80,45 @@ export type StatusErrorDetail = Message<"vestibule.error.v1.StatusErrorDetail"> 
  */
 export const StatusErrorDetailSchema: GenMessage<StatusErrorDetail> = /*@__PURE__*/
   messageDesc(file_vestibule_error_v1_error, 1);
+
+/**
+ * A failed item of a batched RPC (e.g. auth's SignInWithPasswords): what the ConnectError of the single call would
+ * have carried, so a caller can rebuild exactly that error.
+ *
+ * @generated from message vestibule.error.v1.ItemError
+ */
+export type ItemError = Message<"vestibule.error.v1.ItemError"> & {
+  /**
+   * Connect error code (google.rpc.Code numbering, e.g. 16 = unauthenticated).
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * A known error of the public contract, e.g. EMAIL_PASSWORD_MISMATCH.
+   *
+   * @generated from field: vestibule.error.v1.KnownErrorDetail known_error = 3;
+   */
+  knownError?: KnownErrorDetail | undefined;
+
+  /**
+   * A plain status error (no known-error code), e.g. a 429 with its Retry-After.
+   *
+   * @generated from field: vestibule.error.v1.StatusErrorDetail status_error = 4;
+   */
+  statusError?: StatusErrorDetail | undefined;
+};
+
+/**
+ * Describes the message vestibule.error.v1.ItemError.
+ * Use `create(ItemErrorSchema)` to create a new message.
+ */
+export const ItemErrorSchema: GenMessage<ItemError> = /*@__PURE__*/
+  messageDesc(file_vestibule_error_v1_error, 2);
 

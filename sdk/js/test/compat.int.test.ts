@@ -1,0 +1,74 @@
+/**
+ * The same app (compat-suite.ts) against the real gateway (identity, auth and e-mail services in this process, real
+ * PostgreSQL), once with the published @stackframe/js (2.8.41, the contract's version, and the latest) and once with
+ * @vestibule/js: only the import differs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as latest from "@stackframe/js";
+import * as v2841 from "stackframe-js-2841";
+import * as vestibule from "@vestibule/js";
+import { call, headersFor, startStack, type Stack } from "../../../gateway/test/support.ts";
+import { callbackUrl, clientAppFor, compatSuite, expiryScenario, randomEmail, type SdkModule } from "./compat-suite.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ auth: true });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const sdks: [string, SdkModule][] = [
+  ["@stackframe/js 2.8.41", v2841 as unknown as SdkModule],
+  ["@stackframe/js latest", latest as unknown as SdkModule],
+  ["@vestibule/js", vestibule as unknown as SdkModule],
+];
+
+describe.each(sdks)("an app on %s", (_name, sdk) => {
+  compatSuite(sdk, () => stack);
+});
+
+function lifetime(token: string): number {
+  const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { iat: number; exp: number };
+  return claims.exp - claims.iat;
+}
+
+async function setAccessTokenLifetime(seconds: number) {
+  const res = await call(stack, "PATCH", "/api/v1/internal/config/override", {
+    headers: headersFor(stack.demo, "admin"),
+    body: { config_override_string: JSON.stringify({ "auth.accessTokenLifetimeSeconds": seconds }) },
+  });
+  expect(res.status).toBe(200);
+}
+
+describe("refresh after expiry", () => {
+  it("every SDK refreshes an expired access token with the refresh token", async () => {
+    await setAccessTokenLifetime(21);
+    try {
+      // One signed-up session per SDK, through the SDK itself, once the auth service has picked up the lifetime.
+      const sessions: { sdk: SdkModule; email: string; tokens: { accessToken: string; refreshToken: string } }[] = [];
+      for (const [, sdk] of sdks) {
+        for (let i = 0; ; i++) {
+          const app = clientAppFor(sdk, stack);
+          const email = randomEmail("expiry");
+          expect((await app.signUpWithCredential({ email, password: "expiry test 1", verificationCallbackUrl: callbackUrl, noRedirect: true })).status).toBe("ok");
+          const tokens = await (await app.getUser({ or: "throw" })).getAuthJson();
+          if (lifetime(tokens.accessToken) === 21) {
+            sessions.push({ sdk, email, tokens });
+            break;
+          }
+          if (i > 50) throw new Error("the auth service did not pick up the new token lifetime");
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      await new Promise((r) => setTimeout(r, 22_500));
+      for (const s of sessions) {
+        const exp = JSON.parse(Buffer.from(s.tokens.accessToken.split(".")[1]!, "base64url").toString()).exp as number;
+        expect(exp * 1000).toBeLessThan(Date.now());
+        await expiryScenario(s.sdk, stack, s.tokens, s.email);
+      }
+    } finally {
+      await setAccessTokenLifetime(600);
+    }
+  }, 90_000);
+});

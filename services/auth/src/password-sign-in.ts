@@ -1,0 +1,182 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { SignInResult } from "@vestibule/proto/auth/v1/session";
+import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
+import type { User } from "@vestibule/proto/identity/v1/user";
+import { knownError } from "@vestibule/shared/errors";
+import type { AttemptKeys } from "./rate-limiter.ts";
+import type { AuthSettings } from "./domain/settings.ts";
+import type { AuthRuntime } from "./runtime.ts";
+import { requireSecondFactor } from "./second-factor.ts";
+import { credentialKey, credentialStore } from "./store/credential-store.ts";
+
+/** E-mails are compared and stored trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A user id nobody has: the credential lookup of an unknown e-mail costs the same as a known one. */
+const NO_USER = "00000000-0000-4000-8000-000000000000";
+
+export interface PasswordSignInInput {
+  readonly projectId: string;
+  readonly email: string;
+  readonly password: string;
+  /** End-user IP ("" when unknown). */
+  readonly ip: string;
+}
+
+/** Each sign-in's outcome: its tokens, or the error a single sign-in would have failed with. */
+export type PasswordSignInOutcome = { ok: SignInResult } | { error: unknown };
+
+/** Items most one SignInWithPasswords call may carry. */
+export const MAX_SIGN_IN_BATCH = 256;
+
+/**
+ * Password sign-in, for one or many attempts at once (SignInWithPassword is a batch of one; gateways batch
+ * concurrent sign-ins into SignInWithPasswords). Per batch, not per item: one identity call finds the users of every
+ * e-mail (FindUsersByAuthEmails), one query reads their password hashes together with the brute-force counters of
+ * every e-mail and IP, one statement opens every session. Per item: the 429 of a blocked account or IP (before any
+ * argon2 work), an argon2 check on the thread pool (against a dummy hash when the e-mail is unknown or has no password,
+ * so the answer takes as long), failure counting, the re-hash of an imported or outdated hash, and the second factor.
+ *
+ * One item's failure never fails another; a failure of a shared step (identity or Postgres unreachable) fails the
+ * items that needed it, with that error.
+ */
+export class PasswordSignIns {
+  constructor(private readonly rt: AuthRuntime) {}
+
+  async signIn(input: PasswordSignInInput): Promise<SignInResult> {
+    const [outcome] = await this.signInMany([input]);
+    if ("error" in outcome!) throw outcome.error;
+    return outcome!.ok;
+  }
+
+  async signInMany(inputs: readonly PasswordSignInInput[]): Promise<PasswordSignInOutcome[]> {
+    const { settings, limiter, hasher, sessions, ctx } = this.rt;
+    const out: (PasswordSignInOutcome | undefined)[] = new Array(inputs.length).fill(undefined);
+    const fail = (i: number, error: unknown) => void (out[i] = { error });
+    const pending = () => inputs.map((_, i) => i).filter((i) => out[i] === undefined);
+
+    // Project settings (cached: normally no I/O).
+    const projectSettings = new Map<string, Promise<AuthSettings>>();
+    for (const x of inputs) if (!projectSettings.has(x.projectId)) projectSettings.set(x.projectId, settings.get(x.projectId));
+    const settingsOf: AuthSettings[] = new Array(inputs.length);
+    await Promise.all(
+      inputs.map(async (x, i) => {
+        try {
+          const s = await projectSettings.get(x.projectId)!;
+          if (!s.passwordSignIn) throw knownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+          settingsOf[i] = s;
+        } catch (error) {
+          fail(i, error);
+        }
+      }),
+    );
+
+    // The users of every e-mail, in one identity call.
+    const emails = inputs.map((x) => normalizeEmail(x.email));
+    const users: (User | undefined)[] = new Array(inputs.length);
+    const lookups = pending();
+    if (lookups.length > 0) {
+      try {
+        const found = await this.findUsers(lookups.map((i) => ({ projectId: inputs[i]!.projectId, email: emails[i]! })));
+        lookups.forEach((i, k) => (users[i] = found[k]!.user));
+      } catch (error) {
+        for (const i of lookups) fail(i, error);
+      }
+    }
+
+    // Password hashes and brute-force counters of every item, in one query.
+    const keys: AttemptKeys[] = new Array(inputs.length);
+    for (const i of pending()) keys[i] = limiter.keysOf({ method: "password", projectId: inputs[i]!.projectId, account: emails[i], ip: inputs[i]!.ip || undefined });
+    let stored: { passwordHashes: Map<string, string>; attempts: Map<string, number> };
+    try {
+      const checking = pending();
+      stored = await credentialStore.getManyWithAttempts(
+        ctx.pool,
+        checking.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]?.id ?? NO_USER })),
+        [...new Set(checking.flatMap((i) => keys[i]!.list))],
+      );
+    } catch (error) {
+      for (const i of pending()) fail(i, error);
+      return out as PasswordSignInOutcome[];
+    }
+
+    // Each item's checks, concurrently (the argon2 work runs on the thread pool).
+    const accepted: number[] = [];
+    await Promise.all(
+      pending().map(async (i) => {
+        const x = inputs[i]!;
+        const user = users[i];
+        const hash = user ? stored.passwordHashes.get(credentialKey(x.projectId, user.id)) : undefined;
+        try {
+          const state = new Map(keys[i]!.list.filter((k) => stored.attempts.has(k)).map((k) => [k, stored.attempts.get(k)!]));
+          const attempt = limiter.start(keys[i]!, state);
+          const ok = hash ? await hasher.verify(hash, x.password) : await hasher.verifyDummy(x.password);
+          if (!ok || !user || !hash) {
+            await attempt.failure();
+            throw knownError("EMAIL_PASSWORD_MISMATCH");
+          }
+          await attempt.success();
+          if (hasher.needsRehash(hash)) await this.rehash(x, user, hash);
+          await this.assertNoSecondFactor(x.projectId, user);
+          accepted.push(i);
+        } catch (error) {
+          fail(i, error);
+        }
+      }),
+    );
+
+    // Sessions for every accepted sign-in, in one statement; then their tokens.
+    if (accepted.length > 0) {
+      try {
+        const opened = await sessions.openMany(
+          ctx.pool,
+          accepted.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]!.id, ip: inputs[i]!.ip || undefined, isSignIn: true })),
+        );
+        await Promise.all(
+          accepted.map(async (i, k) => {
+            try {
+              out[i] = { ok: await sessions.result(settingsOf[i]!, users[i]!, opened[k]!, false) };
+            } catch (error) {
+              fail(i, error);
+            }
+          }),
+        );
+      } catch (error) {
+        for (const i of accepted) fail(i, error);
+      }
+    }
+    return out as PasswordSignInOutcome[];
+  }
+
+  /**
+   * The second factor (see second-factor.ts): MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code instead of
+   * tokens when the user has TOTP enabled.
+   */
+  async assertNoSecondFactor(projectId: string, user: User): Promise<void> {
+    await requireSecondFactor(this.rt, { projectId, userId: user.id, requiresTotpMfa: user.requiresTotpMfa });
+  }
+
+  /** Imported (bcrypt) or older-parameter hashes become argon2id now that the password is known (best effort). */
+  private async rehash(x: PasswordSignInInput, user: User, hash: string): Promise<void> {
+    try {
+      await credentialStore.replaceIfUnchanged(this.rt.ctx.pool, x.projectId, user.id, hash, await this.rt.hasher.hash(x.password));
+    } catch (err) {
+      this.rt.ctx.log.warn({ err, user_id: user.id }, "re-hashing the password failed; keeping the old hash");
+    }
+  }
+
+  /** FindUsersByAuthEmails; FindUserByAuthEmail per e-mail while identity is an older version without it. */
+  private async findUsers(lookups: { projectId: string; email: string }[]): Promise<FindUserByAuthEmailResponse[]> {
+    const { users } = this.rt.identity;
+    try {
+      const { results } = await users.findUsersByAuthEmails({ lookups });
+      if (results.length !== lookups.length) throw new ConnectError(`FindUsersByAuthEmails answered ${results.length} results for ${lookups.length}`, Code.Internal);
+      return results;
+    } catch (err) {
+      if (!(err instanceof ConnectError && err.code === Code.Unimplemented)) throw err;
+      return Promise.all(lookups.map((l) => users.findUserByAuthEmail(l)));
+    }
+  }
+}
