@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "otplib";
 import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
@@ -49,6 +50,34 @@ describe("magic link / OTP over REST", () => {
     const me = await call(stack, "GET", "/api/v1/users/me", { headers: { ...client(), "x-stack-access-token": signIn.json.access_token } });
     expect(me.json).toMatchObject({ primary_email: email, primary_email_verified: true, otp_auth_enabled: true, auth_with_email: true, has_password: false });
     expectKnownError(await call(stack, "POST", "/api/v1/auth/otp/sign-in", { headers: client(), body: { code } }), 409, "VERIFICATION_CODE_ALREADY_USED");
+  });
+
+  it("a user with TOTP gets MULTI_FACTOR_AUTHENTICATION_REQUIRED from the magic link, then signs in with the TOTP", async () => {
+    const email = newEmail();
+    const first = await call(stack, "POST", "/api/v1/auth/otp/send-sign-in-code", { headers: client(), body: { email, callback_url: callback } });
+    const code = /[?&]code=([0-9a-z]{45})/.exec((await otpMail(email)).text)![1]!;
+    const up = await call(stack, "POST", "/api/v1/auth/otp/sign-in", { headers: client(), body: { code } });
+    expect(first.status).toBe(200);
+    const secret = randomBytes(20);
+    const me = { ...client(), "x-stack-access-token": up.json.access_token };
+    expect((await call(stack, "PATCH", "/api/v1/users/me", { headers: me, body: { totp_secret_base64: secret.toString("base64") } })).json.requires_totp_mfa).toBe(true);
+
+    await call(stack, "POST", "/api/v1/auth/otp/send-sign-in-code", { headers: client(), body: { email, callback_url: callback } });
+    const mails = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
+    let second: string | undefined;
+    for (let i = 0; i < 150 && !second; i++) {
+      const m = (await mails.listMailboxMessages({ to: email })).messages.find((x) => x.template === "magic_link" && !x.text.includes(code));
+      second = m ? /[?&]code=([0-9a-z]{45})/.exec(m.text)![1] : undefined;
+      if (!second) await new Promise((r) => setTimeout(r, 100));
+    }
+    const mfa = await call(stack, "POST", "/api/v1/auth/otp/sign-in", { headers: client(), body: { code: second } });
+    expectKnownError(mfa, 400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    const into = Date.now() % 30_000;
+    if (into > 28_000) await new Promise((r) => setTimeout(r, 30_000 - into + 50));
+    const totp = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+    const ok = await call(stack, "POST", "/api/v1/auth/mfa/sign-in", { headers: client(), body: { type: "totp", totp, code: mfa.json.details.attempt_code } });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ user_id: up.json.user_id, is_new_user: false });
   });
 
   it("answers the contract's errors", async () => {
