@@ -1,6 +1,7 @@
 /**
- * The dev mailbox from outside the email service, for tests and dev tooling: list the e-mails the platform recorded,
- * wait for one to arrive, and pull the one-time code out of its link.
+ * The dev mailbox from outside the email service, for tests and dev tooling: list the e-mails the development SMTP
+ * server of the e-mail service received (every e-mail sent through the shared sender in development mode), wait for
+ * one to arrive, and pull the one-time code out of its link. Over HTTP: dev-mailbox-http.ts.
  *
  * ```ts
  * const mail = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: "a@example.com", timeoutMs: 10_000 });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { once } from "node:events";
 import { inCheckout } from "./paths.ts";
+import { handleDevMailbox, type DevMailboxHttpOptions } from "./dev-mailbox-http.ts";
 
 export interface PlaceholderServer {
   readonly port: number;
@@ -14,6 +15,8 @@ export interface PlaceholderOptions {
   host: string;
   /** The gateway's public URL; replaces the default http://localhost:8102 in the page. */
   publicUrl: string;
+  /** Development only: serve the dev mailbox at /dev/mailbox (JSON) and /dev/mailbox/view (HTML). */
+  mailbox?: DevMailboxHttpOptions;
 }
 
 export async function startPlaceholderServer(options: PlaceholderOptions): Promise<PlaceholderServer> {
@@ -26,6 +29,13 @@ export async function startPlaceholderServer(options: PlaceholderOptions): Promi
     const path = (req.url ?? "/").split("?")[0]!;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed\n");
+      return;
+    }
+    if (options.mailbox && path.startsWith("/dev/mailbox")) {
+      handleDevMailbox(req, res, options.mailbox).then(
+        (handled) => void (handled || res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found\n")),
+        () => void res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal error\n"),
+      );
       return;
     }
     if (path === "/health") {

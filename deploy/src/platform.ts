@@ -361,7 +361,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   try {
     if (options.frontends ?? true) {
-      placeholder = await startPlaceholderServer({ port: ports.frontends, host, publicUrl });
+      placeholder = await startPlaceholderServer({
+        port: ports.frontends,
+        host,
+        publicUrl,
+        // The dev mailbox over HTTP (development only; the e-mail service refuses the listing in production anyway).
+        mailbox: (options.mode ?? "development") === "development" ? { baseUrl: serviceUrls.email, secret: options.serviceSecret } : undefined,
+      });
     }
     const services = SERVICE_NAMES.map((n) => children.get(n)!);
     services.forEach(spawnChild);
