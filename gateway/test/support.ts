@@ -70,6 +70,8 @@ export interface StackOptions {
    * requests: tests of read-your-writes use that to tell the gateway's own invalidation from an event's.
    */
   readonly gatewayEvents?: boolean;
+  /** More environment for every service and the gateway (e.g. `{ VESTIBULE_TEAMS_PERMISSIONS_RATE_LIMIT: "off" }`). */
+  readonly env?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -83,6 +85,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // A stack runs up to five processes' worth of pools in one test process, and test files run two at a time on
     // one Postgres (max_connections 100 by default): small pools keep a stack near 40 connections instead of 60.
     VESTIBULE_DB_POOL_SIZE: "4",
+    ...options.env,
   };
   const identity = await startService(identityService, { env, log });
   const identityUrl = `http://127.0.0.1:${identity.port}`;
