@@ -90,6 +90,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const identity = await startService(identityService, { env, log });
   const identityUrl = `http://127.0.0.1:${identity.port}`;
   env.VESTIBULE_IDENTITY_URL = identityUrl;
+  // Before auth, which asks it who manages a team's API keys: the URL must be known when auth starts.
+  let teams: RunningService | undefined;
+  if (options.teams === true) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
+  }
   let auth: RunningService | undefined;
   let email: RunningService | undefined;
   if (options.auth) {
@@ -102,13 +110,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.vault) {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
-  }
-  let teams: RunningService | undefined;
-  if (options.teams === true) {
-    teams = await startService(teamsPermissionsService, { env, log });
-    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
-  } else {
-    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
   }
   const gatewayEnv = { ...env };
 
