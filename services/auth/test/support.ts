@@ -9,6 +9,7 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { emailService } from "@vestibule/email";
+import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { identityService } from "@vestibule/identity";
 import { createPool, type Pool } from "@vestibule/shared/db";
 import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
@@ -29,6 +30,8 @@ export interface AuthStack {
   readonly identity: RunningService;
   readonly auth: RunningService;
   readonly email: RunningService;
+  /** Present when started with `teams: true`. */
+  readonly teams?: RunningService;
   /** A pool on the auth schema, for asserting rows. */
   readonly authDb: Pool;
   readonly sessions: Client<typeof SessionService>;
@@ -48,9 +51,10 @@ export interface AuthStack {
 /**
  * The real identity, auth and e-mail services in this process on a fresh database (real gRPC over h2c, real
  * Postgres; the embedded Postgres event bus, or NATS JetStream with `natsUrl`). `authEnv` adds settings for the auth
- * service only.
+ * service only. With `teams` the teams-permissions service runs too (`teams` on the stack); without it the auth
+ * service's teams-permissions client points at a closed port, so nothing reaches a teams service running elsewhere.
  */
-export async function startAuthStack(authEnv: Record<string, string> = {}, opts: { natsUrl?: string } = {}): Promise<AuthStack> {
+export async function startAuthStack(authEnv: Record<string, string> = {}, opts: { natsUrl?: string; teams?: boolean } = {}): Promise<AuthStack> {
   const db = await createTestDatabase();
   const env: Record<string, string> = {
     ...(opts.natsUrl ? { NATS_URL: opts.natsUrl, VESTIBULE_EVENT_PREFIX: uniqueEventPrefix() } : {}),
@@ -67,6 +71,13 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
   env.VESTIBULE_IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
   const email = await startService(emailService, { env, log });
   env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
+  let teams: RunningService | undefined;
+  if (opts.teams) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
+  }
   const auth = await startService(authService, { env: { ...env, ...authEnv }, log });
   env.VESTIBULE_AUTH_URL = `http://127.0.0.1:${auth.port}`;
   const rpc = (baseUrl: string) => ({ baseUrl, caller: "test", secret: env.VESTIBULE_SERVICE_SECRET!, timeoutMs: 60_000 });
@@ -81,6 +92,7 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
     identity,
     auth,
     email,
+    teams,
     authDb,
     sessions: createServiceClient(SessionService, authRpc),
     passwords: createServiceClient(PasswordService, authRpc),
@@ -107,6 +119,7 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
     async stop() {
       await authDb.end();
       await auth.stop();
+      await teams?.stop();
       await email.stop();
       await identity.stop();
       await db.drop();
