@@ -17,7 +17,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, extractCode, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { authService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
@@ -106,15 +106,8 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
       if (override) await projects.updateConfigOverride({ projectId: project!.id, configOverrideJson: JSON.stringify(override) });
       return project!.id;
     },
-    async waitForMail(to, predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { messages } = await mailbox.listMailboxMessages({ to, projectId: "", limit: 50 });
-        const found = messages.find((m) => !predicate || predicate(m));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+    waitForMail(to, predicate, timeoutMs) {
+      return waitForMail(mailbox, { to, predicate, timeoutMs });
     },
     async stop() {
       await authDb.end();
@@ -146,11 +139,7 @@ export async function failure(p: Promise<unknown>): Promise<string> {
 }
 
 /** The code in an e-mail's link (`?code=<45>`). */
-export function codeFromMail(mail: MailboxMessage): string {
-  const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
-  if (!m) throw new Error(`no code in e-mail "${mail.subject}"`);
-  return m[1]!;
-}
+export const codeFromMail = (mail: MailboxMessage): string => extractCode(mail);
 
 /** Verifies an access token with the project's published JWKS (both audiences) the way a verifier would. */
 export async function verifyAccessToken(

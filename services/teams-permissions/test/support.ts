@@ -17,7 +17,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { teamsPermissionsService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -109,15 +109,8 @@ export async function startTeamsStack(opts: { natsUrl?: string; teamsEnv?: Recor
       });
       return user!.id;
     },
-    async waitForMail(to, predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { messages } = await mailbox.listMailboxMessages({ to, projectId: "", limit: 50 });
-        const found = messages.find((m) => !predicate || predicate(m));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+    waitForMail(to, predicate, timeoutMs) {
+      return waitForMail(mailbox, { to, predicate, timeoutMs });
     },
     async stop() {
       await teamsDb.end();
