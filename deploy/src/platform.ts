@@ -367,7 +367,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         port: ports.frontends,
         host,
         publicUrl,
-        gatewayUrl,
         mode: options.mode ?? "development",
         emailServiceUrl: serviceUrls.email,
         serviceSecret: options.serviceSecret,

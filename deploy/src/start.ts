@@ -125,6 +125,9 @@ async function main(): Promise<void> {
     bold(`Vestibule is running (ready in ${seconds} s)`),
     `  API gateway   ${platform.publicUrl}/api/v1`,
     `  Frontends     ${platform.frontendsUrl ? `http://localhost:${new URL(platform.frontendsUrl).port} (dashboard), /handler/sign-in (hosted pages of the demo project)` : "(not served)"}`,
+    ...(platform.frontendsUrl && platform.env.VESTIBULE_MODE === "development"
+      ? [`  Dev mailbox   http://localhost:${new URL(platform.frontendsUrl).port}/dev/mailbox/view ${dim("(every e-mail the platform sends; JSON at /dev/mailbox)")}`]
+      : []),
     `  Services      ${serviceList} ${dim("(gRPC/Connect, h2c)")}`,
     `  Database      ${databaseLabel}`,
     `  Events        ${natsUrl ? `NATS JetStream ${natsUrl}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,

@@ -16,6 +16,10 @@ import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
 import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
+import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
+import { EmailService } from "@vestibule/proto/email/v1/email_service";
+import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
+import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -36,6 +40,10 @@ export interface ServiceClients {
   readonly mfa: Client<typeof MfaService>;
   readonly cliLogins: Client<typeof CliLoginService>;
   readonly dataVault: Client<typeof DataVaultService>;
+  readonly otp: Client<typeof OtpService>;
+  readonly emails: Client<typeof EmailService>;
+  readonly emailTemplates: Client<typeof EmailTemplateService>;
+  readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
 }
 
 /**
@@ -64,6 +72,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
   const identity = { ...base, baseUrl: config.identityUrl };
   const auth = { ...base, baseUrl: config.authUrl };
   const teams = { ...base, baseUrl: config.teamsPermissionsUrl };
+  const email = { ...base, baseUrl: config.emailUrl };
   return {
     projects: tagged(createServiceClient(ProjectService, identity), "identity"),
     apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
@@ -81,5 +90,9 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     mfa: tagged(createServiceClient(MfaService, auth), "auth"),
     cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),
     dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
+    otp: tagged(createServiceClient(OtpService, auth), "auth"),
+    emails: tagged(createServiceClient(EmailService, email), "email"),
+    emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
+    notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
   };
 }

@@ -70,6 +70,7 @@ export function devDocuments(app: FrontendApp, dev: DevFile, frontendsOrigin: st
       projectId: demo.project_id,
       superSecretAdminKey: demo.super_secret_admin_key,
       secretServerKey: demo.secret_server_key,
+      frontendsOrigin: new URL(frontendsOrigin).origin,
       mode: "development",
     };
   }

@@ -172,23 +172,24 @@ function SentLog({ adminApp }: { adminApp: StackAdminApp }) {
   );
 }
 
+/** One message of `GET /dev/mailbox` (deploy/src/dev-mailbox-http.ts). */
 interface MailboxItem {
   id: string;
   to: string[];
   subject: string;
   html: string;
   text: string;
-  created_at_millis: number;
+  received_at_millis: number;
 }
 
-/** The dev mailbox of this project (development only), listed by the frontends server after an admin check. */
-function DevMailbox({ adminHeaders, origin }: { adminHeaders: AreaProps["adminHeaders"]; origin: string }) {
+/** The dev mailbox of this project: what the platform's dev SMTP server received (development only). */
+function DevMailbox({ projectId, origin }: { projectId: string; origin: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const mail = useLoad(async () => {
-    const res = await fetch(`${origin}/dev-mailbox/messages`, { headers: await adminHeaders() });
+    const res = await fetch(`${origin}/dev/mailbox?project_id=${encodeURIComponent(projectId)}&limit=100`, { cache: "no-store" });
     if (!res.ok) throw new Error((await res.text()) || `The dev mailbox answered ${res.status}`);
     return ((await res.json()) as { items: MailboxItem[] }).items;
-  }, [adminHeaders, origin]);
+  }, [projectId, origin]);
   const item = mail.value?.find((m) => m.id === open);
   return (
     <div className="vs-stack">
@@ -207,7 +208,7 @@ function DevMailbox({ adminHeaders, origin }: { adminHeaders: AreaProps["adminHe
         columns={[
           { key: "t", header: "To", render: (m) => m.to.join(", ") },
           { key: "s", header: "Subject", render: (m) => <button type="button" className="vs-btn vs-btn-ghost vs-btn-small" onClick={() => setOpen(m.id)}>{m.subject}</button> },
-          { key: "d", header: "Received", render: (m) => new Date(m.created_at_millis).toLocaleString(), hideOnPhone: true },
+          { key: "d", header: "Received", render: (m) => new Date(m.received_at_millis).toLocaleString(), hideOnPhone: true },
         ]}
       />
       {item ? <iframe title={`E-mail: ${item.subject}`} sandbox="allow-popups" srcDoc={item.html || `<pre>${item.text.replace(/</g, "&lt;")}</pre>`} style={{ width: "100%", height: 360, border: "1px solid var(--vs-border)", borderRadius: 8, background: "#fff" }} /> : null}
@@ -215,7 +216,7 @@ function DevMailbox({ adminHeaders, origin }: { adminHeaders: AreaProps["adminHe
   );
 }
 
-export default function EmailsArea({ adminApp, adminHeaders, mode, frontendsOrigin }: AreaProps) {
+export default function EmailsArea({ adminApp, project, mode, frontendsOrigin }: AreaProps) {
   useTitle("E-mails · Vestibule");
   const tabs: { id: Tab; title: string }[] = [
     { id: "sender", title: "Sender" },
@@ -234,7 +235,7 @@ export default function EmailsArea({ adminApp, adminHeaders, mode, frontendsOrig
         {tab === "sender" ? <Sender adminApp={adminApp} /> : null}
         {tab === "themes" || tab === "templates" || tab === "drafts" ? <Collection key={tab} kind={tab} adminApp={adminApp} /> : null}
         {tab === "sent" ? <SentLog adminApp={adminApp} /> : null}
-        {tab === "mailbox" ? <DevMailbox adminHeaders={adminHeaders} origin={frontendsOrigin ?? location.origin} /> : null}
+        {tab === "mailbox" ? <DevMailbox projectId={project.id} origin={frontendsOrigin ?? location.origin} /> : null}
       </Card>
       {mode !== "development" ? null : <Alert kind="info">Development mode: e-mails go to the dev mailbox instead of real inboxes.</Alert>}
     </div>

@@ -22,7 +22,6 @@ import {
   ThemeToggle,
   createAdminHandles,
   matchPath,
-  ownerHeaders,
   useLoad,
   useLocation,
   type AreaProps,
@@ -134,11 +133,10 @@ function ProjectRoutes({ config, manifest, owner, owned, projectId, pathname }: 
     if (owned.status === "error") void owner.getAuthJson().then(setDirect);
   }, [owner, owned.status]);
   const handles = useMemo(() => {
-    const accessToken = async () => (await owner.getAuthJson()).accessToken;
-    if (project) return { adminApp: project.app, adminHeaders: () => ownerHeaders(projectId, accessToken) };
+    if (project) return { adminApp: project.app };
     if (!direct) return null;
-    return createAdminHandles(config.apiUrl, projectId, { kind: "owner", tokens: direct, internalPublishableClientKey: config.internalPublishableClientKey, accessToken });
-  }, [project, direct, owner, projectId, config]);
+    return createAdminHandles(config.apiUrl, projectId, { kind: "owner", tokens: direct, internalPublishableClientKey: config.internalPublishableClientKey });
+  }, [project, direct, projectId, config]);
   const base = `/projects/${encodeURIComponent(projectId)}`;
   const areaHref = (segment: string, subPath = "") => `${base}/${segment}${subPath}`;
   const areaMatch = matchPath("/projects/:id/:area", pathname, { end: false });
@@ -174,7 +172,6 @@ function ProjectRoutes({ config, manifest, owner, owned, projectId, pathname }: 
           props={{
             adminApp: handles.adminApp,
             owner,
-            adminHeaders: handles.adminHeaders,
             project: { id: projectId, displayName: project?.displayName ?? projectId },
             basePath: areaHref(remote.area!.segment),
             mode: config.mode,

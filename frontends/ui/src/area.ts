@@ -19,17 +19,12 @@ export interface AreaProps {
    * standalone development, where the area runs with project keys.
    */
   readonly owner: CurrentUser | null;
-  /**
-   * Headers proving admin rights on the project (x-stack-project-id plus the owner's admin access token or the admin
-   * key), for the frontends server's development tools (the dev mailbox listing), which are not part of the API.
-   */
-  readonly adminHeaders: () => Promise<Record<string, string>>;
   readonly project: DashboardProject;
   /** Path the area is mounted at, without a trailing slash. */
   readonly basePath: string;
   /** "development": dev-only tools (the dev mailbox) are shown. */
   readonly mode: "development" | "production";
-  /** Absolute URL of the frontends server (dev mailbox listing), default the page's origin. */
+  /** Origin of the frontends server of the platform (its development dev mailbox), default the page's origin. */
   readonly frontendsOrigin?: string;
   /** Builds an URL of another area (e.g. the trusted domains page from a production-mode check). */
   readonly areaHref: (segment: string, subPath?: string) => string;

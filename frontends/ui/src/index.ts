@@ -36,7 +36,7 @@ export type { TabItem } from "./tabs.tsx";
 export type { Column, Page } from "./data-table.tsx";
 export { AREA_CONTRACT_VERSION } from "./area.ts";
 export type { AreaProps, DashboardProject } from "./area.ts";
-export { createAdminHandles, ownerHeaders } from "./admin-session.ts";
+export { createAdminHandles } from "./admin-session.ts";
 export type { AdminCredentials, AdminHandles } from "./admin-session.ts";
 export { productionModeChecks } from "./production-checks.ts";
 export type { DomainSettings, ProductionCheck } from "./production-checks.ts";

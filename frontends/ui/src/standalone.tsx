@@ -14,6 +14,8 @@ export interface StandaloneConfig {
   readonly projectId: string;
   readonly superSecretAdminKey: string;
   readonly secretServerKey: string;
+  /** The platform's frontends server (its dev mailbox), when this area is served elsewhere. */
+  readonly frontendsOrigin?: string;
   readonly mode?: "development" | "production";
 }
 
@@ -47,7 +49,7 @@ export async function mountStandaloneArea(Area: ComponentType<AreaProps>, title:
         <Area
           adminApp={handles.adminApp}
           owner={null}
-          adminHeaders={handles.adminHeaders}
+          frontendsOrigin={config.frontendsOrigin}
           project={{ id: config.projectId, displayName: config.projectId }}
           basePath={basePath}
           mode={config.mode ?? "development"}

@@ -23,6 +23,7 @@ export class Mailer {
         notificationCategory: "Transactional",
         template: mail.content.template,
         userId: mail.userId,
+        variablesJson: mail.content.variables ? JSON.stringify(mail.content.variables) : "",
       },
       { projectId: mail.projectId },
     );

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -9,6 +10,7 @@ import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { startJanitor } from "./janitor.ts";
+import { createOtpService } from "./otp-service.ts";
 import { createPasswordService } from "./password-service.ts";
 import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
@@ -22,8 +24,10 @@ import { securityRuntime, startSecurity } from "./security-runtime.ts";
 /**
  * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
  * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification),
- * brute-force protection, user and team API keys, TOTP multi-factor authentication and CLI login. Users themselves
- * live in identity, which it calls; it consumes identity.user.created/updated/deleted.v1 and publishes
+ * brute-force protection, user and team API keys, TOTP multi-factor authentication, CLI login and magic-link /
+ * one-time-code sign-in (otp-service.ts). Users themselves live in identity, which it calls; it asks
+ * teams-permissions who manages a team's API keys (team-directory.ts); it consumes
+ * identity.user.created/updated/deleted.v1 and teams_permissions.team.deleted.v1 and publishes
  * auth.email.requested.v1, auth.session.revoked.v1, auth.signing_key.rotated.v1 and auth.api_key.{updated,deleted}.v1.
  */
 export const authService: ServiceDefinition = {
@@ -36,6 +40,7 @@ export const authService: ServiceDefinition = {
     ApiKeyService.typeName,
     MfaService.typeName,
     CliLoginService.typeName,
+    OtpService.typeName,
   ],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
@@ -46,6 +51,7 @@ export const authService: ServiceDefinition = {
     router.service(ApiKeyService, createApiKeyService(rt, sec));
     router.service(MfaService, createMfaService(rt, sec));
     router.service(CliLoginService, createCliLoginService(rt));
+    router.service(OtpService, createOtpService(rt));
   },
   async start(ctx) {
     const rt = authRuntime(ctx);

@@ -1,49 +1,66 @@
-import { consumeEvents } from "@vestibule/shared/events";
-import { newId } from "@vestibule/shared/ids";
-import type { ServiceContext } from "@vestibule/shared/service";
-import { emailFromRequest } from "./domain/email-request.ts";
-import { CONSUMERS, ConsumedEvents } from "./events.ts";
-import { emailStore } from "./store/email-store.ts";
+import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import { isUuid } from "@vestibule/shared/ids";
+import { CONSUMERS, ConsumedEvents, EMAIL_REQUEST_SOURCES } from "./events.ts";
+import type { EmailRuntime } from "./runtime.ts";
+import { preferenceStore } from "./store/preference-store.ts";
+import { templateStore } from "./store/template-store.ts";
 
 /**
- * Records every `auth.email.requested.v1` (and `teams_permissions.email.requested.v1`, the same payload) as one message
- * in `emails`. Durable and idempotent: a redelivered event (same envelope id) finds its processed_events row and
- * changes nothing, and the unique `event_id` column keeps it so even across a consumer rename.
- *
- * Development: the message is `sent` at once (the dev mailbox is the delivery). Production: it is left `queued`; the
- * SMTP sender of a later issue picks queued messages up (index emails_queued) and delivers them.
- *
+ * The e-mail service's event consumers, each durable and idempotent (consumeEvents records the event id in the
+ * handler's transaction, so a redelivery changes nothing; the unique `emails.event_id` keeps it so even across a
+ * consumer rename):
+ *  - every EMAIL_REQUEST_SOURCES subject → one rendered, queued e-mail (EmailRequests.record);
+ *  - identity.user.deleted.v1 → the user's notification preferences and unsubscribe links;
+ *  - identity.project.deleted.v1 → the project's themes, templates, drafts and preferences.
  * Bodies carry one-time codes, so only ids and metadata are logged.
  */
-export async function startEmailRequestedConsumer(ctx: ServiceContext): Promise<() => Promise<void>> {
-  const { bus, pool, log, config } = ctx;
-  const consume = (consumer: string, event: typeof ConsumedEvents.emailRequested) => consumeEvents({
-    bus,
-    pool,
-    log,
-    consumer,
-    event,
-    handler: async ({ envelope, payload }, client) => {
-      const email = emailFromRequest(payload, { mode: config.mode, envelopeProjectId: envelope.projectId });
-      const row = await emailStore.insert(client, { ...email, id: newId(), eventId: envelope.id });
-      if (!row) {
-        log.debug({ event_id: envelope.id }, "e-mail for this event already recorded");
-        return;
-      }
-      const fields = { email_id: row.id, event_id: envelope.id, project_id: row.project_id, template: row.template, status: row.status };
-      if (row.status === "failed") log.warn({ ...fields, error: row.error }, "requested e-mail cannot be sent");
-      else log.info(fields, row.status === "sent" ? "e-mail delivered to the dev mailbox" : "e-mail queued");
-    },
-  });
-  const subs = [await consume(CONSUMERS.emailRequested, ConsumedEvents.emailRequested)];
+export async function startEventConsumers(rt: EmailRuntime): Promise<() => Promise<void>> {
+  const { bus, pool, log } = rt.ctx;
+  const subs: Subscription[] = [];
   try {
-    // Team invitations (same payload shape, own stream).
-    subs.push(await consume(CONSUMERS.teamsEmailRequested, ConsumedEvents.teamsEmailRequested));
+    for (const source of EMAIL_REQUEST_SOURCES) {
+      subs.push(
+        await consumeEvents({
+          bus,
+          pool,
+          log,
+          consumer: source.consumer,
+          event: source.event,
+          handler: async ({ envelope, payload }, tx) => {
+            const outcome = await rt.requests.record(tx, payload, { eventId: envelope.id, envelopeProjectId: envelope.projectId });
+            if ("row" in outcome && !outcome.row) log.debug({ event_id: envelope.id }, "e-mail for this event already recorded");
+          },
+        }),
+      );
+    }
+    subs.push(
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: CONSUMERS.userDeleted,
+        event: ConsumedEvents.userDeleted,
+        handler: async ({ payload }, tx) => {
+          if (isUuid(payload.userId)) await preferenceStore.deleteUser(tx, payload.projectId, payload.userId);
+        },
+      }),
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: CONSUMERS.projectDeleted,
+        event: ConsumedEvents.projectDeleted,
+        handler: async ({ payload }, tx) => {
+          await templateStore.deleteProject(tx, payload.projectId);
+          rt.templates.forget(payload.projectId);
+        },
+      }),
+    );
   } catch (err) {
-    await Promise.all(subs.map((s) => s.stop().catch(() => {})));
+    for (const sub of subs) await sub.stop().catch(() => {});
     throw err;
   }
   return async () => {
-    await Promise.all(subs.map((s) => s.stop()));
+    for (const sub of subs) await sub.stop().catch(() => {});
   };
 }

@@ -1,221 +1,168 @@
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
-import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
-import { withTransaction } from "@vestibule/shared/db";
 import { newId } from "@vestibule/shared/ids";
-import { createLogger } from "@vestibule/shared/log";
-import { createServiceClient } from "@vestibule/shared/rpc";
-import { generateMasterKeyEntry, randomCode } from "@vestibule/shared/secrets";
-import { startService, type RunningService, type ServiceDefinition } from "@vestibule/shared/service";
-import { createTestDatabase, deleteNatsStreams, shouldRunNatsTests, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { randomCode } from "@vestibule/shared/secrets";
+import { shouldRunNatsTests, testNatsUrl, uniqueEventPrefix } from "@vestibule/shared/testing";
 import { extractCode, listMailbox, waitForMail, type MailboxMessage } from "../../../deploy/src/dev-mailbox.ts";
-import { ConsumedEvents } from "../src/events.ts";
-import { emailService } from "../src/server.ts";
+import { startEmailStack, unique, waitFor, type EmailStack } from "./support.ts";
 
-const log = createLogger({ service: "test", level: "silent" });
 const runNats = await shouldRunNatsTests();
-
-type EmailRequestedInit = MessageInitShape<typeof EmailRequestedSchema>;
-
-/**
- * A stand-in for the auth service as a producer: the shared runtime (outbox table, relay, the same bus settings) in a
- * scratch schema, with no migrations or routes of its own. Events leave it exactly the way the real producer's do.
- */
-const authProducer: ServiceDefinition = {
-  name: "auth",
-  migrationsDir: join(import.meta.dirname, "no-migrations"),
-  serviceNames: [],
-  routes() {},
-};
-
-interface Stack {
-  readonly email: RunningService;
-  readonly producer: RunningService;
-  readonly mailbox: { readonly baseUrl: string; readonly secret: string };
-  /** Commits an EmailRequested into the producer's outbox and lets the relay publish it; returns the event id. */
-  request(payload: EmailRequestedInit): Promise<string>;
-  /** Publishes an already published event again: same envelope, under `transportId` (default: the event id). */
-  republish(eventId: string, transportId?: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startStack(extraEnv: Record<string, string>): Promise<Stack> {
-  const db: TestDatabase = await createTestDatabase();
-  const env: Record<string, string> = {
-    DATABASE_URL: db.url,
-    VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
-    VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    ...extraEnv,
-  };
-  const email = await startService(emailService, { env, log });
-  const producer = await startService(authProducer, { env, log, schema: "auth_producer" });
-  return {
-    email,
-    producer,
-    mailbox: { baseUrl: `http://127.0.0.1:${email.port}`, secret: env.VESTIBULE_SERVICE_SECRET! },
-    async request(payload) {
-      const { pool, outbox } = producer.ctx;
-      const id = await withTransaction(pool, (tx) => outbox.enqueue(tx, ConsumedEvents.emailRequested, payload, { projectId: payload.projectId }));
-      await producer.relay.flush();
-      return id;
-    },
-    async republish(eventId, transportId = eventId) {
-      const { rows } = await producer.ctx.pool.query<{ subject: string; envelope: Buffer }>(`SELECT subject, envelope FROM outbox WHERE id = $1`, [eventId]);
-      expect(rows).toHaveLength(1);
-      await producer.ctx.bus.publish({ id: transportId, subject: rows[0]!.subject, data: new Uint8Array(rows[0]!.envelope) });
-    },
-    async stop() {
-      await email.stop();
-      await producer.stop();
-      await db.drop();
-      if (env.NATS_URL && env.VESTIBULE_EVENT_PREFIX) await deleteNatsStreams(env.VESTIBULE_EVENT_PREFIX, env.NATS_URL);
-    },
-  };
-}
-
-const unique = () => randomBytes(4).toString("hex");
 const subjects = (messages: readonly MailboxMessage[]) => messages.map((m) => m.subject);
 
 /** The same scenario on each bus. */
 function mailboxScenario(bus: string, extraEnv: () => Record<string, string>) {
-  describe(`e-mail service on the ${bus} bus`, () => {
-    let stack: Stack;
+  describe(`e-mail requests on the ${bus} bus, delivered to the dev mailbox`, () => {
+    let stack: EmailStack;
+    let projectId: string;
     beforeAll(async () => {
-      stack = await startStack(extraEnv());
+      stack = await startEmailStack(extraEnv());
+      projectId = await stack.newProject({}, "Acme");
     });
     afterAll(async () => {
       await stack?.stop();
     });
 
-    const waitFor = (to: string, predicate?: (m: MailboxMessage) => boolean) =>
-      waitForMail({ ...stack.mailbox, to, predicate, timeoutMs: 20_000 });
+    const waitFor_ = (to: string, predicate?: (m: MailboxMessage) => boolean) => waitForMail({ ...stack.mailboxRpc, to, predicate, timeoutMs: 20_000 });
 
-    it("records a requested e-mail with its fields; in development it is sent at once", async () => {
-      const projectId = newId();
+    it("renders a system e-mail with the project's template, sends it over SMTP and the dev mailbox receives it", async () => {
       const userId = newId();
       const code = randomCode(45);
+      const link = `https://app.example/handler/email-verification?after_auth_return_to=%2F&code=${code}`;
       const to = `Alice.${unique()}@Example.COM`;
-      const html = `<p><a href="https://app.example/handler/email-verification?after_auth_return_to=%2F&amp;code=${code}">Verify</a></p>`;
-      const text = `Verify your e-mail: https://app.example/handler/email-verification?code=${code}\n`;
       const eventId = await stack.request({
         projectId,
         to: ` ${to} `,
-        subject: "Verify your e-mail",
-        html,
-        text,
+        subject: "fallback subject",
+        html: "<p>fallback</p>",
+        text: "fallback",
         template: "email_verification",
         notificationCategory: "Transactional",
         userId,
+        variablesJson: JSON.stringify({ link }),
       });
 
       const before = Date.now();
-      const mail = await waitFor(to);
-      expect(mail).toMatchObject({
-        projectId,
-        to: [to.toLowerCase()],
-        subject: "Verify your e-mail",
-        html,
-        text,
-        template: "email_verification",
-        status: "sent",
-        error: "",
-        userId,
-      });
+      // The mailbox has the message as soon as its SMTP server accepted it; the record says "sent" right after.
+      const mail = await waitFor_(to, (m) => m.status === "sent");
+      // The project's (seeded) template, not the producer's fallback body.
+      expect(mail).toMatchObject({ projectId, to: [to.toLowerCase()], subject: "Verify your email at Acme", template: "email_verification", status: "sent", error: "", userId });
+      expect(mail.from).toBe('"Acme" <noreply@vestibule.localhost>');
+      expect(mail.html).toContain("<html");
+      expect(mail.html).toContain("Verify my e-mail");
+      expect(mail.html).toContain(`href="${link.replace(/&/g, "&amp;")}"`);
+      expect(mail.text).toContain(link);
       expect(Number(mail.createdAtMillis)).toBeGreaterThan(before - 60_000);
-      expect(Number(mail.createdAtMillis)).toBeLessThanOrEqual(Date.now());
       expect(extractCode(mail)).toBe(code);
-      expect(extractCode({ text: "", html })).toBe(code);
 
-      const { rows } = await stack.email.ctx.pool.query(
-        `SELECT event_id, notification_category, attempts, sent_at, created_at FROM emails WHERE id = $1`,
-        [mail.id],
-      );
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ event_id: eventId, notification_category: "Transactional", attempts: 1 });
+      const { rows } = await stack.email.ctx.pool.query(`SELECT event_id, notification_category, attempts, sent_at, status, sender_config FROM emails WHERE id = $1`, [
+        mail.emailId,
+      ]);
+      expect(rows[0]).toMatchObject({ event_id: eventId, notification_category: "Transactional", attempts: 1, status: "sent", sender_config: { type: "shared" } });
       expect(rows[0].sent_at).toBeInstanceOf(Date);
-      expect(rows[0].sent_at.getTime()).toBeGreaterThanOrEqual(rows[0].created_at.getTime());
+      const { emails } = await stack.emails.listSentEmails({ projectId });
+      expect(emails.find((e) => e.id === mail.emailId)).toMatchObject({ status: "sent", subject: "Verify your email at Acme", attempts: 1, senderConfig: { type: "shared" } });
+    });
+
+    it("also takes requests from the teams service (the same wire shape) and from the RequestEmail RPC", async () => {
+      const to = `invitee.${unique()}@example.com`;
+      await stack.request(
+        { projectId, to, template: "team_invitation", variablesJson: JSON.stringify({ team_display_name: "Rocket", link: "https://app.example/join?code=x" }) },
+        "teams_permissions",
+      );
+      const mail = await waitFor_(to);
+      expect(mail.subject).toBe("You have been invited to join Rocket");
+      expect(mail.text).toContain("https://app.example/join?code=x");
+      const rpcTo = `rpc.${unique()}@example.com`;
+      const { emailId } = await stack.emails.requestEmail({ projectId, to: rpcTo, subject: "Hello", text: "plain text body" });
+      const viaRpc = await waitFor_(rpcTo);
+      expect(viaRpc).toMatchObject({ emailId, subject: "Hello", text: "plain text body\n" });
+    });
+
+    it("a new project's first e-mails, requested at once, all find its seeded templates", async () => {
+      const fresh = await stack.newProject({}, "Fresh");
+      const tos = Array.from({ length: 10 }, (_, i) => `burst${i}.${unique()}@example.com`);
+      await Promise.all(tos.map((to) => stack.emails.requestEmail({ projectId: fresh, to, template: "password_reset", variablesJson: '{"link":"https://x.example/?code=1"}' })));
+      for (const to of tos) expect((await waitFor_(to)).subject).toBe("Reset your password at Fresh");
     });
 
     it("records one message per event, however often the event is delivered", async () => {
-      const projectId = newId();
       const to = `bob.${unique()}@example.com`;
       const eventId = await stack.request({ projectId, to, subject: "first", text: "hello" });
-      await waitFor(to);
-
-      // The relay publishing again (de-duplicated by the bus on the event id) ...
+      await waitFor_(to);
       await stack.republish(eventId);
-      // ... a redelivery the bus does not recognise (e.g. after JetStream's duplicate window): processed_events ...
       await stack.republish(eventId, newId());
-      // ... and even without its processed_events row (a renamed consumer replaying the stream): the unique event_id.
       await stack.email.ctx.pool.query(`DELETE FROM processed_events WHERE event_id = $1`, [eventId]);
       await stack.republish(eventId, newId());
-
-      // Consumption is in order, so once a later event is recorded, the redeliveries were handled.
+      // Consumption is in order, so once a later event is delivered, the redeliveries were handled.
       await stack.request({ projectId, to, subject: "sentinel", text: "after the redeliveries" });
-      await waitFor(to, (m) => m.subject === "sentinel");
-      expect(subjects(await listMailbox({ ...stack.mailbox, to }))).toEqual(["sentinel", "first"]);
+      await waitFor_(to, (m) => m.subject === "sentinel");
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, to }))).toEqual(["sentinel", "first"]);
       const { rows } = await stack.email.ctx.pool.query(`SELECT count(*)::int AS n FROM emails WHERE event_id = $1`, [eventId]);
       expect(rows[0].n).toBe(1);
     });
 
-    it("lists newest first, filtered by project and by recipient, with a default and a maximum limit", async () => {
-      const [pA, pB] = [newId(), newId()];
+    it("lists newest first, filtered by project and by recipient", async () => {
+      const pB = await stack.newProject({}, "Beta");
       const carol = `carol.${unique()}@example.com`;
       const dave = `dave.${unique()}@example.com`;
-      await stack.request({ projectId: pA, to: carol, subject: "m1", text: "1" });
-      await stack.request({ projectId: pA, to: dave, subject: "m2", text: "2" });
-      await stack.request({ projectId: pB, to: carol, subject: "m3", text: "3" });
-      await stack.request({ projectId: pA, to: carol, subject: "m4", text: "4" });
-      await waitFor(carol, (m) => m.subject === "m4");
-
-      expect(subjects(await listMailbox({ ...stack.mailbox, projectId: pA }))).toEqual(["m4", "m2", "m1"]);
-      expect(subjects(await listMailbox({ ...stack.mailbox, to: ` ${carol.toUpperCase()}` }))).toEqual(["m4", "m3", "m1"]);
-      expect(subjects(await listMailbox({ ...stack.mailbox, projectId: pA, to: carol }))).toEqual(["m4", "m1"]);
-      expect(subjects(await listMailbox({ ...stack.mailbox, projectId: pB, to: dave }))).toEqual([]);
-      expect(subjects(await listMailbox({ ...stack.mailbox, projectId: pA, limit: 2 }))).toEqual(["m4", "m2"]);
-      expect(subjects(await listMailbox({ ...stack.mailbox, limit: 1 }))).toEqual(["m4"]);
-
-      const client = createServiceClient(MailboxService, { baseUrl: stack.mailbox.baseUrl, caller: "test", secret: stack.mailbox.secret });
-      const negative = await client.listMailboxMessages({ limit: -1 }).catch((e: unknown) => e);
-      expect(negative).toBeInstanceOf(ConnectError);
+      for (const [p, to, subject] of [
+        [projectId, carol, "m1"],
+        [projectId, dave, "m2"],
+        [pB, carol, "m3"],
+        [projectId, carol, "m4"],
+      ] as const) {
+        await stack.request({ projectId: p, to, subject, text: subject });
+        await waitFor_(to, (m) => m.subject === subject);
+      }
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, to: ` ${carol.toUpperCase()}` }))).toEqual(["m4", "m3", "m1"]);
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, projectId, to: carol }))).toEqual(["m4", "m1"]);
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, projectId: pB, to: dave }))).toEqual([]);
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, projectId: pB }))).toEqual(["m3"]);
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, limit: 1 }))).toEqual(["m4"]);
+      const negative = await stack.mailbox.listMailboxMessages({ limit: -1 }).catch((e: unknown) => e);
       expect((negative as ConnectError).code).toBe(Code.InvalidArgument);
-
-      // Enough messages to see the default (50) and the maximum (500), written straight into the table.
-      const pBulk = newId();
-      await stack.email.ctx.pool.query(
-        `INSERT INTO emails (id, project_id, recipients, subject, text, notification_category, status, attempts, sent_at, created_at)
-         SELECT gen_random_uuid(), $1, ARRAY['bulk@example.com'], 'bulk ' || i, 'x', 'Transactional', 'sent', 1, now(),
-                now() - make_interval(secs => 1000 - i)
-         FROM generate_series(1, 520) AS i`,
-        [pBulk],
-      );
-      const byDefault = await listMailbox({ ...stack.mailbox, projectId: pBulk });
-      expect(byDefault).toHaveLength(50);
-      expect(byDefault[0]!.subject).toBe("bulk 520");
-      expect(byDefault[49]!.subject).toBe("bulk 471");
-      expect(await listMailbox({ ...stack.mailbox, projectId: pBulk, limit: 10_000 })).toHaveLength(500);
     });
 
     it("records a request that cannot be sent as failed, and keeps consuming after it", async () => {
-      const projectId = newId();
       const erin = `erin.${unique()}@example.com`;
       await stack.request({ projectId, to: "", subject: "to no one", text: "x" });
       await stack.request({ projectId, to: "not-an-address", subject: "to nowhere", text: "x" });
+      await stack.request({ projectId: newId(), to: erin, subject: "unknown project", text: "x", template: "password_reset" });
       await stack.request({ projectId, to: erin, subject: "fine", text: "x" });
-      expect((await waitFor(erin)).status).toBe("sent");
+      expect((await waitFor_(erin)).subject).toBe("fine");
+      const { emails } = await stack.emails.listSentEmails({ projectId });
+      const nowhere = emails.find((e) => e.subject === "to nowhere")!;
+      expect(nowhere).toMatchObject({ status: "failed", to: ["not-an-address"], sentAtMillis: 0n });
+      expect(nowhere.error).toContain('invalid recipient address "not-an-address"');
+      expect(emails.find((e) => e.subject === "to no one")!.error).toContain("no recipient address");
+      // The unknown project's e-mail failed too (permanently), and nothing reached the mailbox for it.
+      const { rows } = await stack.email.ctx.pool.query(`SELECT status, error FROM emails WHERE subject = 'unknown project'`);
+      expect(rows[0].status).toBe("failed");
+      expect(rows[0].error).toMatch(/project does not exist/);
+      expect(subjects(await listMailbox({ ...stack.mailboxRpc, to: erin }))).toEqual(["fine"]);
+    });
 
-      const [fine, nowhere, noOne] = await listMailbox({ ...stack.mailbox, projectId });
-      expect(fine).toMatchObject({ subject: "fine", status: "sent" });
-      expect(nowhere).toMatchObject({ subject: "to nowhere", status: "failed", to: ["not-an-address"] });
-      expect(nowhere!.error).toContain('invalid recipient address "not-an-address"');
-      expect(noOne).toMatchObject({ subject: "to no one", status: "failed", to: [] });
-      expect(noOne!.error).toContain("no recipient address");
+    it("falls back to the producer's body when the project's template does not render", async () => {
+      const p = await stack.newProject({}, "Broken");
+      const { templates } = await stack.templates.listEmailTemplates({ projectId: p });
+      const reset = templates.find((t) => t.type === "password_reset")!;
+      // Saved straight into the table: the API refuses templates that do not render.
+      await stack.email.ctx.pool.query(`UPDATE email_templates SET tsx_source = $1 WHERE project_id = $2 AND id = $3`, [
+        "export function EmailTemplate() { throw new Error('boom'); }",
+        p,
+        reset.id,
+      ]);
+      const to = `frank.${unique()}@example.com`;
+      await stack.request({ projectId: p, to, subject: "Reset (fallback)", text: "fallback https://x.example/?code=1", template: "password_reset", variablesJson: '{"link":"x"}' });
+      const mail = await waitFor_(to);
+      expect(mail.subject).toBe("Reset (fallback)");
+      expect(mail.text).toContain("fallback https://x.example/?code=1");
+      // Without a fallback body, the e-mail fails with the rendering error.
+      const to2 = `gina.${unique()}@example.com`;
+      await stack.request({ projectId: p, to: to2, template: "password_reset", variablesJson: '{"link":"x"}' });
+      const failed = await waitFor(async () => (await stack.emails.listSentEmails({ projectId: p })).emails.find((e) => e.to[0] === to2));
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toBe("Cannot send this e-mail: the project's password_reset template failed to render: boom.");
     });
   });
 }
@@ -227,20 +174,22 @@ describe.skipIf(!runNats)("NATS JetStream", () => {
 });
 
 describe("e-mail service in production mode", () => {
-  let stack: Stack;
+  let stack: EmailStack;
   beforeAll(async () => {
-    stack = await startStack({ VESTIBULE_MODE: "production" });
+    stack = await startEmailStack({ VESTIBULE_MODE: "production" });
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
-  it("records a requested e-mail as queued for the SMTP sender", async () => {
-    const to = `frank.${unique()}@example.com`;
-    await stack.request({ projectId: "internal", to, subject: "Reset your password", text: "…", template: "password_reset" });
-    const mail = await waitForMail({ ...stack.mailbox, to, timeoutMs: 20_000 });
-    expect(mail).toMatchObject({ projectId: "internal", status: "queued", error: "", template: "password_reset" });
-    const { rows } = await stack.email.ctx.pool.query(`SELECT attempts, sent_at FROM emails WHERE id = $1`, [mail.id]);
-    expect(rows[0]).toEqual({ attempts: 0, sent_at: null });
+  it("runs no dev mailbox; shared-sender mail fails without a configured shared server", async () => {
+    const projectId = await stack.newProject();
+    const err = await stack.mailbox.listMailboxMessages({}).catch((e: unknown) => e);
+    expect((err as ConnectError).code).toBe(Code.FailedPrecondition);
+    const to = `henry.${unique()}@example.com`;
+    await stack.request({ projectId, to, subject: "Reset your password", text: "…", template: "password_reset", variablesJson: '{"link":"https://x.example"}' });
+    const mail = await waitFor(async () => (await stack.emails.listSentEmails({ projectId })).emails.find((e) => e.to[0] === to && e.status !== "queued"));
+    expect(mail).toMatchObject({ status: "failed", subject: "Reset your password at Test Project", senderConfig: { type: "shared" } });
+    expect(mail.error).toMatch(/No shared e-mail server is configured/);
   });
 });

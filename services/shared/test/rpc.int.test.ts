@@ -106,3 +106,38 @@ describe("service RPC server", () => {
     expect(other.health.get()).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
   });
 });
+
+describe("lost connections", () => {
+  it("reports a call cut off by the peer (reset connection, reset stream) as Unavailable, not as a fault of the request", async () => {
+    const net = await import("node:net");
+    const http2 = await import("node:http2");
+    // A peer that takes the connection and resets it, and one that resets every stream of a live HTTP/2 session.
+    const resetting = net.createServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+    const refusing = http2.createServer();
+    const sessions = new Set<import("node:http2").ServerHttp2Session>();
+    refusing.on("session", (session) => sessions.add(session));
+    refusing.on("stream", (stream) => {
+      stream.on("error", () => {});
+      stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    });
+    const ports: number[] = [];
+    for (const s of [resetting, refusing]) {
+      await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+      ports.push((s.address() as import("node:net").AddressInfo).port);
+    }
+    try {
+      for (const port of ports) {
+        const client = createServiceClient(ProjectService, { baseUrl: `http://127.0.0.1:${port}`, caller: "test", secret });
+        const err = await client.getProject({ projectId: "p" }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(ConnectError);
+        expect((err as ConnectError).code).toBe(Code.Unavailable);
+      }
+    } finally {
+      for (const session of sessions) session.destroy();
+      await Promise.all([resetting, refusing].map((s) => new Promise((r) => s.close(r))));
+    }
+  });
+});

@@ -91,6 +91,25 @@ import { credentialScanningRevokeRoute } from "./integrations.ts";
 import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
+import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
+import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
+import {
+  createEmailDraftRoute,
+  createEmailTemplateRoute,
+  createEmailThemeRoute,
+  getEmailDraftRoute,
+  getEmailThemeRoute,
+  listEmailDraftsRoute,
+  listEmailTemplatesRoute,
+  listEmailThemesRoute,
+  listSentEmailsRoute,
+  sendSignInInvitationRoute,
+  sendTestEmailRoute,
+  updateEmailDraftRoute,
+  updateEmailTemplateRoute,
+  updateEmailThemeRoute,
+} from "./internal-emails.ts";
+import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -180,4 +199,26 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   cliStartRoute,
   cliPollRoute,
   cliCompleteRoute,
+  sendSignInCodeRoute,
+  checkSignInCodeRoute,
+  otpSignInRoute,
+  sendEmailRoute,
+  renderEmailRoute,
+  unsubscribeLinkRoute,
+  listEmailTemplatesRoute,
+  createEmailTemplateRoute,
+  updateEmailTemplateRoute,
+  listEmailThemesRoute,
+  createEmailThemeRoute,
+  getEmailThemeRoute,
+  updateEmailThemeRoute,
+  listEmailDraftsRoute,
+  createEmailDraftRoute,
+  getEmailDraftRoute,
+  updateEmailDraftRoute,
+  sendTestEmailRoute,
+  listSentEmailsRoute,
+  sendSignInInvitationRoute,
+  listNotificationPreferencesRoute,
+  updateNotificationPreferenceRoute,
 ];

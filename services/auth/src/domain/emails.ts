@@ -1,15 +1,18 @@
 /**
- * The bodies of the e-mails the auth service asks for (auth.email.requested.v1): e-mail verification and password
- * reset. Plain, self-contained HTML (inline styles only) plus a text alternative, both with the full link.
- * Pure functions, no I/O.
+ * The e-mails the auth service asks for (auth.email.requested.v1): e-mail verification, password reset and magic link
+ * / one-time code. Each names its system template and the template's variables; the e-mail service renders the
+ * project's template with them. The plain, self-contained HTML (inline styles only) and text alternative built here
+ * are the fallback body it sends when that template is missing or fails to render. Pure functions, no I/O.
  */
 
 export interface EmailContent {
   readonly subject: string;
   readonly html: string;
   readonly text: string;
-  /** The system template it stands for (the e-mail service records it). */
-  readonly template: "email_verification" | "password_reset" | "api_key_revoked";
+  /** The system template it stands for (the e-mail service renders the project's version of it, if it has one). */
+  readonly template: "email_verification" | "password_reset" | "magic_link" | "api_key_revoked";
+  /** The template's variables (see services/email/src/defaults); none for e-mails sent only as built here. */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 export function escapeHtml(value: string): string {
@@ -42,6 +45,7 @@ export function verificationEmail(projectName: string, link: string): EmailConte
   return {
     subject,
     template: "email_verification",
+    variables: { link },
     html: layout({ title: subject, intro, button: "Verify my e-mail", link, outro }),
     text: `${subject}\n\n${intro}\n\n${link}\n\n${outro}\n`,
   };
@@ -55,7 +59,22 @@ export function passwordResetEmail(projectName: string, link: string): EmailCont
   return {
     subject,
     template: "password_reset",
+    variables: { link },
     html: layout({ title: subject, intro, button: "Reset my password", link, outro }),
+    text: `${subject}\n\n${intro}\n\n${link}\n\n${outro}\n`,
+  };
+}
+
+/** "Sign in to <project>: Your code is <OTP>" with the one-time code and the magic link (contract §1 OTP). */
+export function magicLinkEmail(projectName: string, link: string, otp: string): EmailContent {
+  const subject = `Sign in to ${projectName}: Your code is ${otp}`;
+  const intro = `Your sign-in code is ${otp}. Enter it, or open the link below to sign in.`;
+  const outro = `If you did not try to sign in, you can ignore this e-mail.`;
+  return {
+    subject,
+    template: "magic_link",
+    variables: { link, otp },
+    html: layout({ title: subject, intro, button: "Sign in", link, outro }),
     text: `${subject}\n\n${intro}\n\n${link}\n\n${outro}\n`,
   };
 }

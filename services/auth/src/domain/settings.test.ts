@@ -7,7 +7,7 @@ describe("auth settings from the rendered config", () => {
       "p1",
       "Demo",
       JSON.stringify({
-        auth: { allowSignUp: false, password: { allowSignIn: false }, refreshTokenRotation: true, accessTokenLifetimeSeconds: 30 },
+        auth: { allowSignUp: false, password: { allowSignIn: false }, otp: { allowSignIn: true }, refreshTokenRotation: true, accessTokenLifetimeSeconds: 30 },
         domains: { allowLocalhost: false, trustedDomains: { a: { baseUrl: "https://a.com", handlerPath: "/h" }, b: { handlerPath: "/h" } } },
       }),
     );
@@ -16,6 +16,7 @@ describe("auth settings from the rendered config", () => {
       displayName: "Demo",
       allowSignUp: false,
       passwordSignIn: false,
+      otpSignIn: true,
       refreshTokenRotation: true,
       accessTokenLifetimeSeconds: 30,
       redirectTrust: { allowLocalhost: false, trustedDomains: ["https://a.com"] },
@@ -24,7 +25,7 @@ describe("auth settings from the rendered config", () => {
 
   it("falls back to a fresh project's defaults", () => {
     const s = authSettingsFromRendered("p1", "Demo", JSON.stringify({ auth: { accessTokenLifetimeSeconds: 5 } }));
-    expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
+    expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, otpSignIn: false, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
     expect(s.redirectTrust).toEqual({ allowLocalhost: true, trustedDomains: [] });
     expect(authSettingsFromRendered("p1", "Demo", "not json").accessTokenLifetimeSeconds).toBe(600);
   });

@@ -1,9 +1,7 @@
-import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
-import { emailFromRequest } from "./email-request.ts";
+import { checkRequest, newEmail, type EmailRequest } from "./email-request.ts";
 
-const good = create(EmailRequestedSchema, {
+const good: EmailRequest = {
   projectId: "internal",
   to: "  Alice@Example.COM ",
   subject: "Verify",
@@ -11,11 +9,21 @@ const good = create(EmailRequestedSchema, {
   text: "",
   template: "email_verification",
   userId: "",
-});
+  notificationCategory: "",
+  variablesJson: '{"link":"https://x.example/?code=1"}',
+};
 
-describe("emailFromRequest", () => {
-  it("is sent at once in development and queued in production", () => {
-    expect(emailFromRequest(good, { mode: "development" })).toEqual({
+describe("checkRequest and newEmail", () => {
+  it("normalizes the address, defaults the category and reads the variables; a good request is queued", () => {
+    const checked = checkRequest(good);
+    expect(checked).toEqual({
+      projectId: "internal",
+      to: "alice@example.com",
+      notificationCategory: "Transactional",
+      variables: { link: "https://x.example/?code=1" },
+      problems: [],
+    });
+    expect(newEmail(good, checked, { subject: "Verify", html: "<p>hi</p>", text: null })).toEqual({
       projectId: "internal",
       recipients: ["alice@example.com"],
       subject: "Verify",
@@ -24,28 +32,27 @@ describe("emailFromRequest", () => {
       template: "email_verification",
       notificationCategory: "Transactional",
       userId: null,
-      status: "sent",
+      status: "queued",
       error: null,
-      attempts: 1,
     });
-    expect(emailFromRequest(good, { mode: "production" })).toMatchObject({ status: "queued", error: null, attempts: 0 });
   });
 
   it("takes the project from the envelope when the payload has none", () => {
-    expect(emailFromRequest({ ...good, projectId: "" }, { mode: "development", envelopeProjectId: "p1" }).projectId).toBe("p1");
+    expect(checkRequest({ ...good, projectId: "" }, "p1").projectId).toBe("p1");
   });
 
   it("records what cannot be sent as failed, with every reason, instead of throwing", () => {
-    const bad = emailFromRequest({ ...good, projectId: "", to: " ", html: "", notificationCategory: "Spam" }, { mode: "development" });
-    expect(bad).toMatchObject({ status: "failed", attempts: 0, recipients: [], notificationCategory: "Spam" });
+    const req = { ...good, projectId: "", to: " ", notificationCategory: "Spam", variablesJson: "[1]" };
+    const bad = newEmail(req, checkRequest(req), { subject: "x", html: null, text: null });
+    expect(bad).toMatchObject({ status: "failed", recipients: [], notificationCategory: "Spam" });
     expect(bad.error).toBe(
-      'Cannot send this e-mail: no project_id; no recipient address; neither html nor text; unknown notification category "Spam" (expected Transactional or Marketing).',
+      'Cannot send this e-mail: no project_id; no recipient address; unknown notification category "Spam" (expected Transactional or Marketing); variables_json is not a JSON object; neither html nor text.',
     );
-    expect(emailFromRequest({ ...good, to: "not an address" }, { mode: "production" })).toMatchObject({
+    const nowhere = { ...good, to: "not an address", variablesJson: "{" };
+    expect(newEmail(nowhere, checkRequest(nowhere), { subject: "x", html: "y", text: null })).toMatchObject({
       status: "failed",
       recipients: ["not an address"],
-      error: 'Cannot send this e-mail: invalid recipient address "not an address".',
+      error: 'Cannot send this e-mail: invalid recipient address "not an address"; variables_json is not valid JSON.',
     });
-    expect(emailFromRequest({ ...good, notificationCategory: "Marketing" }, { mode: "development" }).status).toBe("sent");
   });
 });

@@ -1,6 +1,15 @@
 import type { Queryable } from "@vestibule/shared/db";
 import type { EmailStatus, NewEmail } from "../domain/email-request.ts";
 
+export interface SenderConfigJson {
+  readonly type: "shared" | "standard";
+  readonly host?: string;
+  readonly port?: number;
+  readonly username?: string;
+  readonly sender_name?: string;
+  readonly sender_email?: string;
+}
+
 export interface EmailRow {
   readonly id: string;
   readonly event_id: string | null;
@@ -17,10 +26,17 @@ export interface EmailRow {
   readonly attempts: number;
   readonly created_at: Date;
   readonly sent_at: Date | null;
+  readonly next_attempt_at: Date;
+  readonly sender_config: SenderConfigJson | null;
+}
+
+/** A row claimed for delivery, with the lease that must still be held to record the outcome. */
+export interface ClaimedEmail extends EmailRow {
+  readonly lease_id: string;
 }
 
 const COLUMNS =
-  "id, event_id, project_id, recipients, subject, html, text, template, notification_category, user_id, status, error, attempts, created_at, sent_at";
+  "id, event_id, project_id, recipients, subject, html, text, template, notification_category, user_id, status, error, attempts, created_at, sent_at, next_attempt_at, sender_config";
 
 export interface EmailFilter {
   readonly projectId?: string;
@@ -29,32 +45,96 @@ export interface EmailFilter {
   readonly limit: number;
 }
 
-/** The only SQL about e-mails. */
+const DUE = `status = 'queued' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())`;
+
+/** The only SQL about e-mails and their delivery queue. */
 export const emailStore = {
-  /** Inserts the message; undefined when a message for `eventId` already exists. */
+  /** Inserts the message; undefined when a message for `eventId` already exists. Queued rows wake the senders. */
   async insert(db: Queryable, e: NewEmail & { id: string; eventId: string | null }): Promise<EmailRow | undefined> {
     const { rows } = await db.query<EmailRow>(
       `INSERT INTO emails (id, event_id, project_id, recipients, subject, html, text, template, notification_category, user_id,
-         status, error, attempts, sent_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $11 = 'sent' THEN now() END)
+         status, error, attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0)
        ON CONFLICT (event_id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [
-        e.id,
-        e.eventId,
-        e.projectId,
-        e.recipients,
-        e.subject,
-        e.html,
-        e.text,
-        e.template,
-        e.notificationCategory,
-        e.userId,
-        e.status,
-        e.error,
-        e.attempts,
-      ],
+      [e.id, e.eventId, e.projectId, e.recipients, e.subject, e.html, e.text, e.template, e.notificationCategory, e.userId, e.status, e.error],
     );
+    if (rows[0]?.status === "queued") await db.query(`SELECT pg_notify('email_queue', '')`);
+    return rows[0];
+  },
+
+  /**
+   * Claims due e-mails for delivery: at most `perProject` of each project (oldest due first across projects, so one
+   * project's flood or slow server never holds the others back), none of the `busyProjects`, at most `limit` in all.
+   * Rows another replica is claiming are skipped (SKIP LOCKED); the claim counts an attempt and leases the row.
+   */
+  async claimDue(
+    db: Queryable,
+    opts: { limit: number; perProject: number; busyProjects: readonly string[]; leaseId: string; leaseSeconds: number },
+  ): Promise<ClaimedEmail[]> {
+    const { rows } = await db.query<ClaimedEmail>(
+      `WITH due_projects AS (
+         SELECT project_id, min(next_attempt_at) AS first_due FROM emails
+         WHERE ${DUE} AND NOT (project_id = ANY($1::text[]))
+         GROUP BY project_id ORDER BY first_due LIMIT $2
+       ), picked AS (
+         SELECT e.id FROM due_projects p
+         CROSS JOIN LATERAL (
+           SELECT id FROM emails
+           WHERE project_id = p.project_id AND ${DUE}
+           ORDER BY next_attempt_at LIMIT $3
+           FOR UPDATE SKIP LOCKED
+         ) e
+         LIMIT $2
+       )
+       UPDATE emails SET lease_id = $4, lease_until = now() + make_interval(secs => $5), attempts = attempts + 1, last_attempt_at = now()
+       WHERE id IN (SELECT id FROM picked)
+       RETURNING ${COLUMNS}, lease_id`,
+      [opts.busyProjects, opts.limit, opts.perProject, opts.leaseId, opts.leaseSeconds],
+    );
+    return rows;
+  },
+
+  /** Records a delivery (and drops the body); false when the lease was lost (another replica took the row over). */
+  async markSent(db: Queryable, id: string, leaseId: string, senderConfig: SenderConfigJson): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE emails SET status = 'sent', sent_at = now(), error = NULL, lease_id = NULL, lease_until = NULL, sender_config = $3,
+         html = NULL, text = NULL
+       WHERE id = $1 AND lease_id = $2 AND status = 'queued'`,
+      [id, leaseId, senderConfig],
+    );
+    return rowCount === 1;
+  },
+
+  /** Keeps the row queued for another attempt after `delayMs`, with the error of this one. */
+  async markRetry(db: Queryable, id: string, leaseId: string, error: string, delayMs: number, senderConfig: SenderConfigJson | null): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE emails SET error = $3, next_attempt_at = now() + make_interval(secs => $4), lease_id = NULL, lease_until = NULL,
+         sender_config = COALESCE($5, sender_config)
+       WHERE id = $1 AND lease_id = $2 AND status = 'queued'`,
+      [id, leaseId, error, delayMs / 1000, senderConfig],
+    );
+    return rowCount === 1;
+  },
+
+  async markFailed(db: Queryable, id: string, leaseId: string, error: string, senderConfig: SenderConfigJson | null): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE emails SET status = 'failed', error = $3, lease_id = NULL, lease_until = NULL, sender_config = COALESCE($4, sender_config),
+         html = NULL, text = NULL
+       WHERE id = $1 AND lease_id = $2 AND status = 'queued'`,
+      [id, leaseId, error, senderConfig],
+    );
+    return rowCount === 1;
+  },
+
+  /** When the next queued e-mail falls due (for the sender's sleep), or undefined when none is queued. */
+  async nextDue(db: Queryable): Promise<Date | undefined> {
+    const { rows } = await db.query<{ at: Date | null }>(`SELECT min(next_attempt_at) AS at FROM emails WHERE status = 'queued'`);
+    return rows[0]?.at ?? undefined;
+  },
+
+  async get(db: Queryable, id: string): Promise<EmailRow | undefined> {
+    const { rows } = await db.query<EmailRow>(`SELECT ${COLUMNS} FROM emails WHERE id = $1`, [id]);
     return rows[0];
   },
 

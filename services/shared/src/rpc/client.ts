@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { DescService } from "@bufbuild/protobuf";
 import { Health } from "@vestibule/proto/grpc/health/v1/health";
@@ -18,11 +18,42 @@ export interface ServiceClientOptions {
 
 const transports = new Map<string, Transport>();
 
+/** Node error codes of a connection or HTTP/2 session that broke under a call: the peer went away. */
+const CONNECTION_LOST = /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ERR_STREAM_DESTROYED|ERR_STREAM_PREMATURE_CLOSE|ERR_HTTP2_.*)$/;
+
+function lostConnection(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && CONNECTION_LOST.test(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * A call that failed because the connection broke (the peer was killed, restarted or is unreachable) is `Unavailable`,
+ * whatever code connect-node chose for the node error (it reports a reset stream as Aborted and an HTTP/2 session
+ * error as Internal): callers then treat it as the service being down (the gateway answers 503), never as a fault of
+ * the request. Errors the peer sent (with their details) are left alone.
+ */
+const unavailableOnConnectionLoss: Interceptor = (next) => async (req) => {
+  try {
+    return await next(req);
+  } catch (err) {
+    // Canceled without our signal aborting: the HTTP/2 session under the call was torn down (RST_STREAM CANCEL).
+    const cutOff = err instanceof ConnectError && (lostConnection(err.cause) || (err.code === Code.Canceled && !req.signal.aborted));
+    if (cutOff && err.code !== Code.Unavailable && err.details.length === 0) {
+      throw new ConnectError(`connection to the service lost: ${err.rawMessage}`, Code.Unavailable, err.metadata, undefined, err);
+    }
+    throw err;
+  }
+};
+
 /**
  * One gRPC (HTTP/2, h2c) transport per (base URL, caller): connections are shared by every client of that service,
  * kept alive with pings, and re-established by connect-node after the peer restarts. Messages travel uncompressed
  * (no `grpc-accept-encoding`, so servers do not gzip answers over 1 KiB): services talk over loopback or a private
- * network, where gzip only costs CPU on both ends (it was ≈0.02 ms per token refresh on each side of a batch).
+ * network, where gzip only costs CPU on both ends (it was ≈0.02 ms per token refresh on each side of a batch). A
+ * call cut off by a lost connection fails with Code.Unavailable (see `unavailableOnConnectionLoss`).
  */
 export function serviceTransport(opts: ServiceClientOptions): Transport {
   const key = `${opts.baseUrl}|${opts.caller}|${opts.timeoutMs ?? ""}|${createHash("sha256").update(opts.secret).digest("hex")}`;
@@ -37,7 +68,7 @@ export function serviceTransport(opts: ServiceClientOptions): Transport {
     };
     t = createGrpcTransport({
       baseUrl: opts.baseUrl,
-      interceptors: [auth],
+      interceptors: [unavailableOnConnectionLoss, auth],
       acceptCompression: [],
       defaultTimeoutMs: opts.timeoutMs ?? 10_000,
       pingIntervalMs: 15_000,

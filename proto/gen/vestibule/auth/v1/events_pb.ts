@@ -10,11 +10,12 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/events.proto.
  */
 export const file_vestibule_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIp8BCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
+  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIrcBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
 
 /**
  * auth.email.requested.v1: an e-mail the auth service wants sent (verification, password reset, magic link).
- * The e-mail service records and delivers it.
+ * The e-mail service renders, records and delivers it. Other producers (teams_permissions.email.requested.v1) publish
+ * the same wire shape.
  *
  * @generated from message vestibule.auth.v1.EmailRequested
  */
@@ -62,6 +63,15 @@ export type EmailRequested = Message<"vestibule.auth.v1.EmailRequested"> & {
    * @generated from field: string user_id = 8;
    */
   userId: string;
+
+  /**
+   * JSON object of the template's variables (e.g. {"link": "...", "otp": "ABC123"}): the e-mail service renders the
+   * project's template named by `template` with them. subject/html/text stay the fallback body used when there is no
+   * such template or it fails to render. Empty = none (the fallback body is sent as is).
+   *
+   * @generated from field: string variables_json = 9;
+   */
+  variablesJson: string;
 };
 
 /**

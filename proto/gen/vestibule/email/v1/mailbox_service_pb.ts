@@ -10,9 +10,12 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/email/v1/mailbox_service.proto.
  */
 export const file_vestibule_email_v1_mailbox_service: GenFile = /*@__PURE__*/
-  fileDesc("Cih2ZXN0aWJ1bGUvZW1haWwvdjEvbWFpbGJveF9zZXJ2aWNlLnByb3RvEhJ2ZXN0aWJ1bGUuZW1haWwudjEixgEKDk1haWxib3hNZXNzYWdlEgoKAmlkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSCgoCdG8YAyADKAkSDwoHc3ViamVjdBgEIAEoCRIMCgRodG1sGAUgASgJEgwKBHRleHQYBiABKAkSGQoRY3JlYXRlZF9hdF9taWxsaXMYByABKAMSEAoIdGVtcGxhdGUYCCABKAkSDgoGc3RhdHVzGAkgASgJEg0KBWVycm9yGAogASgJEg8KB3VzZXJfaWQYCyABKAkiSwoaTGlzdE1haWxib3hNZXNzYWdlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIKCgJ0bxgCIAEoCRINCgVsaW1pdBgDIAEoBSJTChtMaXN0TWFpbGJveE1lc3NhZ2VzUmVzcG9uc2USNAoIbWVzc2FnZXMYASADKAsyIi52ZXN0aWJ1bGUuZW1haWwudjEuTWFpbGJveE1lc3NhZ2UyiAEKDk1haWxib3hTZXJ2aWNlEnYKE0xpc3RNYWlsYm94TWVzc2FnZXMSLi52ZXN0aWJ1bGUuZW1haWwudjEuTGlzdE1haWxib3hNZXNzYWdlc1JlcXVlc3QaLy52ZXN0aWJ1bGUuZW1haWwudjEuTGlzdE1haWxib3hNZXNzYWdlc1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Cih2ZXN0aWJ1bGUvZW1haWwvdjEvbWFpbGJveF9zZXJ2aWNlLnByb3RvEhJ2ZXN0aWJ1bGUuZW1haWwudjEi5gEKDk1haWxib3hNZXNzYWdlEgoKAmlkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSCgoCdG8YAyADKAkSDwoHc3ViamVjdBgEIAEoCRIMCgRodG1sGAUgASgJEgwKBHRleHQYBiABKAkSGQoRY3JlYXRlZF9hdF9taWxsaXMYByABKAMSEAoIdGVtcGxhdGUYCCABKAkSDgoGc3RhdHVzGAkgASgJEg0KBWVycm9yGAogASgJEg8KB3VzZXJfaWQYCyABKAkSEAoIZW1haWxfaWQYDCABKAkSDAoEZnJvbRgNIAEoCSJLChpMaXN0TWFpbGJveE1lc3NhZ2VzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg0KBWxpbWl0GAMgASgFIlMKG0xpc3RNYWlsYm94TWVzc2FnZXNSZXNwb25zZRI0CghtZXNzYWdlcxgBIAMoCzIiLnZlc3RpYnVsZS5lbWFpbC52MS5NYWlsYm94TWVzc2FnZTKIAQoOTWFpbGJveFNlcnZpY2USdgoTTGlzdE1haWxib3hNZXNzYWdlcxIuLnZlc3RpYnVsZS5lbWFpbC52MS5MaXN0TWFpbGJveE1lc3NhZ2VzUmVxdWVzdBovLnZlc3RpYnVsZS5lbWFpbC52MS5MaXN0TWFpbGJveE1lc3NhZ2VzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
+ * One message as the dev SMTP server received it (subject and bodies decoded), with the facts of the e-mail record it
+ * belongs to when it carries one (X-Vestibule-Email-Id).
+ *
  * @generated from message vestibule.email.v1.MailboxMessage
  */
 export type MailboxMessage = Message<"vestibule.email.v1.MailboxMessage"> & {
@@ -47,6 +50,8 @@ export type MailboxMessage = Message<"vestibule.email.v1.MailboxMessage"> & {
   text: string;
 
   /**
+   * When the dev SMTP server received it.
+   *
    * @generated from field: int64 created_at_millis = 7;
    */
   createdAtMillis: bigint;
@@ -59,7 +64,7 @@ export type MailboxMessage = Message<"vestibule.email.v1.MailboxMessage"> & {
   template: string;
 
   /**
-   * "queued", "sent" or "failed".
+   * Status of the e-mail record: "queued", "sent" or "failed" (a received message is normally "sent").
    *
    * @generated from field: string status = 9;
    */
@@ -74,6 +79,20 @@ export type MailboxMessage = Message<"vestibule.email.v1.MailboxMessage"> & {
    * @generated from field: string user_id = 11;
    */
   userId: string;
+
+  /**
+   * The e-mail record (GET /internal/emails) the message was sent for; empty for mail from elsewhere.
+   *
+   * @generated from field: string email_id = 12;
+   */
+  emailId: string;
+
+  /**
+   * The From header as received.
+   *
+   * @generated from field: string from = 13;
+   */
+  from: string;
 };
 
 /**
@@ -132,8 +151,9 @@ export const ListMailboxMessagesResponseSchema: GenMessage<ListMailboxMessagesRe
   messageDesc(file_vestibule_email_v1_mailbox_service, 2);
 
 /**
- * Messages the platform sent, as recorded by the e-mail service. In development the "sent" messages are also what
- * the dev mailbox shows, so people and tests can open verification links locally.
+ * The dev mailbox: in development mode the platform's shared sender is a local SMTP server run by the e-mail service,
+ * and every message it receives is kept, so people and tests can open verification links locally. Never in production
+ * mode (the listing then answers FAILED_PRECONDITION).
  *
  * @generated from service vestibule.email.v1.MailboxService
  */

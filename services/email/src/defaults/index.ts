@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import type { SystemTemplateType } from "../domain/email-request.ts";
+
+/**
+ * The default theme and system templates every project starts with (seeded once per project, then the admins'),
+ * read from the .tsx files beside this module: they are what an admin sees and edits, so they are kept as TSX.
+ */
+const source = (file: string): string => readFileSync(new URL(`./${file}`, import.meta.url), "utf8");
+
+/** The "Default Light" theme; also identity's default `email_theme` (emails.selectedThemeId). */
+export const DEFAULT_LIGHT_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
+export const DEFAULT_DARK_THEME_ID = "a0172b5d-cff0-463b-83bb-85124697373a";
+
+export interface DefaultTheme {
+  readonly id: string;
+  readonly displayName: string;
+  readonly tsxSource: string;
+}
+
+export const DEFAULT_THEMES: readonly DefaultTheme[] = [
+  { id: DEFAULT_LIGHT_THEME_ID, displayName: "Default Light", tsxSource: source("theme-light.tsx") },
+  { id: DEFAULT_DARK_THEME_ID, displayName: "Default Dark", tsxSource: source("theme-dark.tsx") },
+];
+
+export interface DefaultTemplate {
+  /** The same id in every project. */
+  readonly id: string;
+  readonly type: SystemTemplateType;
+  readonly displayName: string;
+  readonly tsxSource: string;
+}
+
+/**
+ * Variables of each system template (what producers put in variables_json):
+ * email_verification, password_reset, sign_in_invitation: `link`; magic_link: `link`, `otp`;
+ * team_invitation: `team_display_name`, `link`.
+ */
+export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
+  { id: "4dc632d7-3198-4132-9e3e-1d32096efa0c", type: "email_verification", displayName: "Email Verification", tsxSource: source("email-verification.tsx") },
+  { id: "74e3adb8-5b28-4df6-b0fa-67af43702c39", type: "password_reset", displayName: "Password Reset", tsxSource: source("password-reset.tsx") },
+  { id: "dd06f1cb-6ed3-4fba-95be-977e652054fd", type: "magic_link", displayName: "Magic Link / OTP", tsxSource: source("magic-link.tsx") },
+  { id: "1ca2c169-4d33-46e6-9670-a584cc980948", type: "team_invitation", displayName: "Team Invitation", tsxSource: source("team-invitation.tsx") },
+  { id: "ec150b79-649b-4564-a37b-df02f7646147", type: "sign_in_invitation", displayName: "Sign In Invitation", tsxSource: source("sign-in-invitation.tsx") },
+];
+
+/** Source of a template created with POST /internal/email-templates. */
+export const NEW_TEMPLATE_SOURCE = source("new-template.tsx");
+/** Source of a draft created without one. */
+export const NEW_DRAFT_SOURCE = source("new-draft.tsx");
+/** Rendered inside a theme to check the theme when it is updated. */
+export const THEME_PREVIEW_SOURCE = source("theme-preview.tsx");
