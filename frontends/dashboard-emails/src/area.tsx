@@ -64,13 +64,25 @@ function Sender({ adminApp }: { adminApp: StackAdminApp }) {
 function SourceEditor({ title, source, preview, onSave }: { title: string; source: string; preview: (src: string) => Promise<string>; onSave: (src: string) => Promise<void> }) {
   const [text, setText] = useState(source);
   const [html, setHtml] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
   const [render, renderState] = useAction(async () => setHtml(await preview(text)));
-  const [save, saveState] = useAction(async () => onSave(text));
+  const [save, saveState] = useAction(async () => {
+    await onSave(text);
+    setSaved(true);
+  });
   return (
     <div className="vs-stack">
       <h3>{title}</h3>
       <div className="vs-grid-2">
-        <TextArea label="TSX source" value={text} onChange={setText} rows={14} />
+        <TextArea
+          label="TSX source"
+          value={text}
+          onChange={(v) => {
+            setText(v);
+            setSaved(false);
+          }}
+          rows={14}
+        />
         <div className="vs-field">
           <span className="vs-label">Preview</span>
           {renderState.pending ? <Progress label="Rendering the preview" /> : null}
@@ -78,6 +90,7 @@ function SourceEditor({ title, source, preview, onSave }: { title: string; sourc
         </div>
       </div>
       <ErrorAlert error={renderState.error ?? saveState.error} />
+      {saved ? <Alert kind="success">Saved.</Alert> : null}
       <div className="vs-row">
         <Button onClick={() => void render()} loading={renderState.pending}>
           Render preview

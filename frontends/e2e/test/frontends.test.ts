@@ -202,6 +202,41 @@ describe("hosted handler pages (demo project)", () => {
     await page.close();
   });
 
+  it("signs in with a code sent by e-mail, then turns the marketing e-mails off", async (ctx) => {
+    await needs(ctx, "email");
+    const email = `code-${run}@example.com`;
+    const page = await browser.newPage();
+    await page.goto(`${url}/handler/sign-in`);
+    await page.getByRole("tab", { name: "E-mail code" }).click();
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send sign-in code" }).click();
+    await page.getByText(`We sent a sign-in link and code to ${email}.`).waitFor();
+    await shot(page, "handler-sign-in-code");
+    const mail = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: email, predicate: (m) => m.template === "magic_link", timeoutMs: 20_000 });
+    const otp = /Your code is ([0-9A-Z]{6})$/.exec(mail.subject)?.[1];
+    expect(otp, `the one-time code in "${mail.subject}"`).toBeTruthy();
+    // A wrong code gives the known error's message; the right one signs the new visitor up and in.
+    await page.getByLabel("Code from the e-mail").fill(otp === "AAAAAA" ? "BBBBBB" : "AAAAAA");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: /code/i }).waitFor();
+    await page.getByLabel("Code from the e-mail").fill(otp!);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/handler\/account-settings/);
+    const user = await userByEmail(email);
+    expect(user.otp_auth_enabled).toBe(true);
+
+    await page.getByRole("tab", { name: "Notifications" }).click();
+    const marketing = page.getByRole("switch", { name: "Marketing" });
+    await expect(marketing.isChecked()).resolves.toBe(true);
+    await expect(page.getByRole("switch", { name: "Transactional" }).isDisabled()).resolves.toBe(true);
+    await marketing.click();
+    await expect.poll(() => marketing.isChecked()).toBe(false);
+    await shot(page, "handler-account-settings-notifications");
+    const prefs = await api<{ items: { notification_category_name: string; enabled: boolean }[] }>(`/emails/notification-preference/${user.id}`);
+    expect(prefs.items.find((c) => c.notification_category_name === "Marketing")?.enabled).toBe(false);
+    await page.close();
+  });
+
   it("a customer's own app (example host) loads the handler pages as federated modules and signs in through them", async () => {
     const email = `example-${run}@example.com`;
     await api("/users", { method: "POST", body: { primary_email: email, password: PASSWORD, primary_email_auth_enabled: true } });
@@ -376,7 +411,7 @@ describe("dashboard areas standalone (development harness with the demo project'
   let standalone: FrontendsServer;
   beforeAll(async () => {
     const demo = tp.projects.demo;
-    const dev = { apiUrl: tp.gatewayUrl, projectId: demo.project_id, superSecretAdminKey: demo.super_secret_admin_key, secretServerKey: demo.secret_server_key, mode: "development" };
+    const dev = { apiUrl: tp.gatewayUrl, projectId: demo.project_id, superSecretAdminKey: demo.super_secret_admin_key, secretServerKey: demo.secret_server_key, frontendsOrigin: url, mode: "development" };
     const documents = Object.fromEntries(FRONTEND_APPS.filter((a) => a.area).map((a) => [`${a.mountPath}dev-config.json`, dev]));
     standalone = await startFrontendsServer({ port: 0, host: "127.0.0.1", config, documents });
     extraServers.push(standalone);
@@ -441,6 +476,41 @@ describe("dashboard areas standalone (development harness with the demo project'
       await dev.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("e-mails: templates, a draft with its rendered preview, the sent log and the dev mailbox", async (ctx) => {
+    await needs(ctx, "email");
+    // An e-mail of the demo project: a sign-up's verification mail.
+    const email = `mail-${run}@example.com`;
+    const demo = tp.projects.demo;
+    const up = await fetch(`${tp.gatewayUrl}/api/v1/auth/password/sign-up`, {
+      method: "POST",
+      headers: { "x-stack-project-id": demo.project_id, "x-stack-access-type": "client", "x-stack-publishable-client-key": demo.publishable_client_key, "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD, verification_callback_url: `${url}/handler/email-verification` }),
+    });
+    expect(up.status).toBe(200);
+    const mail = await waitForMail({ baseUrl: tp.platform.serviceUrls.email, secret: tp.serviceSecret, to: email, timeoutMs: 20_000 });
+
+    const page = await browser.newPage();
+    await page.goto(`${standalone.url}/remotes/dashboard-emails/`);
+    await page.getByRole("heading", { name: "E-mails" }).waitFor();
+    await page.getByRole("tab", { name: "Templates" }).click();
+    await page.getByRole("button", { name: "Email Verification" }).waitFor();
+    await page.getByRole("tab", { name: "Drafts" }).click();
+    await page.getByLabel("New draft name").fill(`Launch ${run}`);
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("button", { name: `Launch ${run}` }).click();
+    await page.getByRole("button", { name: "Render preview" }).click();
+    await page.frameLocator(`iframe[title="Preview of Launch ${run}"]`).getByText("Sent by Demo Project.").waitFor();
+    await shot(page, "standalone-emails-draft");
+    await page.getByRole("tab", { name: "Sent" }).click();
+    await page.getByRole("tabpanel").getByText(email).first().waitFor();
+    await shot(page, "standalone-emails-sent");
+    await page.getByRole("tab", { name: "Dev mailbox" }).click();
+    await page.getByRole("button", { name: mail.subject }).first().click();
+    await page.frameLocator(`iframe[title="E-mail: ${mail.subject}"]`).locator("body").waitFor();
+    await shot(page, "standalone-emails-dev-mailbox");
+    await page.close();
   });
 
   it("every other area renders standalone", async () => {
