@@ -74,7 +74,9 @@ async function userByEmail(email: string): Promise<Record<string, any>> {
  * must have a name a screen reader can read.
  */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForLoadState("networkidle").catch(() => undefined);
+  // Settle (data requests done) before the pictures; bounded, as a page with a srcdoc iframe (e-mail previews) may
+  // never report network idle to Playwright although nothing is loading.
+  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
   expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
   const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
   expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
