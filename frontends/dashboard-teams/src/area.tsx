@@ -3,8 +3,9 @@
  * permission definitions (team and project scope) with the spec's id rules.
  */
 import { useState, type FormEvent } from "react";
-import type { PermissionDefinition, ServerTeam, StackAdminApp } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Link, Select, Table, TextField, matchPath, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { invitationCallbackUrl } from "./invitation-url.ts";
+import type { PermissionDefinition, ServerTeam, ServerTeamUser, StackAdminApp } from "@vestibule/js";
+import { Alert, Button, Card, ErrorAlert, Link, Select, Skeleton, Table, TextField, matchPath, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** Permission ids (spec §5): lowercase letters, digits, ":" and "_"; "$" only for system permissions. */
 export function permissionIdError(id: string): string | null {
@@ -98,24 +99,55 @@ function Definitions({ adminApp, scope }: { adminApp: StackAdminApp; scope: "tea
   );
 }
 
-function TeamDetail({ adminApp, teamId, basePath }: { adminApp: StackAdminApp; teamId: string; basePath: string }) {
+/** One member's direct permissions in the team, each removable, and a permission to grant. */
+function MemberPermissions({ member, team, definitions }: { member: ServerTeamUser; team: ServerTeam; definitions: readonly PermissionDefinition[] }) {
+  const granted = useLoad(() => member.listPermissions(team, { recursive: false }), [member, team]);
+  const [choice, setChoice] = useState("");
+  const [change, state] = useAction(async (permissionId: string, on: boolean) => {
+    if (on) await member.grantPermission(team, permissionId);
+    else await member.revokePermission(team, permissionId);
+    setChoice("");
+    await granted.reload();
+  });
+  const who = member.primaryEmail ?? member.id;
+  const grantable = definitions.filter((d) => !granted.value?.some((g) => g.id === d.id));
+  return (
+    <div className="vs-stack" style={{ gap: 6 }}>
+      <div className="vs-row" aria-label={`Permissions of ${who}`} role="list">
+        {granted.status === "loading" ? <Skeleton width={120} height={24} /> : null}
+        {granted.value?.length === 0 ? <span className="vs-muted">None</span> : null}
+        {granted.value?.map((g) => (
+          <span key={g.id} role="listitem" className="vs-badge" style={{ display: "inline-flex", alignItems: "center", gap: 4 }}>
+            <code>{g.id}</code>
+            <button type="button" className="vs-btn vs-btn-ghost vs-btn-small" style={{ minHeight: 24, padding: "0 6px" }} disabled={state.pending} onClick={() => void change(g.id, false)} aria-label={`Revoke ${g.id} from ${who}`}>
+              ×
+            </button>
+          </span>
+        ))}
+      </div>
+      <div className="vs-row" style={{ flexWrap: "nowrap", alignItems: "flex-end" }}>
+        <Select label={`Grant ${who} a permission`} hideLabel value={choice} onChange={setChoice} options={[{ value: "", label: "Grant a permission…" }, ...grantable.map((d) => ({ value: d.id, label: d.id }))]} />
+        <Button small disabled={!choice || state.pending} onClick={() => void change(choice, true)}>
+          Grant
+        </Button>
+      </div>
+      <ErrorAlert error={granted.error ?? state.error} />
+    </div>
+  );
+}
+
+function TeamDetail({ adminApp, teamId, basePath, areaHref }: { adminApp: StackAdminApp; teamId: string; basePath: string; areaHref: AreaProps["areaHref"] }) {
   const team = useLoad(() => adminApp.getTeam(teamId), [adminApp, teamId]);
+  const project = useLoad(() => adminApp.getProject(), [adminApp]);
+  const callbackUrl = project.value ? invitationCallbackUrl(project.value.config.domains) : null;
   const members = useLoad(async () => (team.value ? team.value.listUsers() : []), [team.value]);
   const invitations = useLoad(async () => (team.value ? team.value.listInvitations() : []), [team.value]);
   const definitions = useLoad(() => adminApp.listTeamPermissionDefinitions(), [adminApp]);
   const [email, setEmail] = useState("");
-  const [grantPermission, setGrantPermission] = useState("");
   const [invite, inviteState] = useAction(async () => {
-    await team.value!.inviteUser({ email: email.trim(), callbackUrl: `${location.origin}/handler/team-invitation` });
+    await team.value!.inviteUser({ email: email.trim(), callbackUrl: callbackUrl! });
     setEmail("");
     await invitations.reload();
-  });
-  const [grant, grantState] = useAction(async (userId: string, permissionId: string, on: boolean) => {
-    const user = await adminApp.getUser(userId);
-    if (!user) return;
-    if (on) await user.grantPermission(team.value!, permissionId);
-    else await user.revokePermission(team.value!, permissionId);
-    await members.reload();
   });
   const t: ServerTeam | null | undefined = team.value;
   return (
@@ -127,7 +159,7 @@ function TeamDetail({ adminApp, teamId, basePath }: { adminApp: StackAdminApp; t
           <h1 style={{ margin: 0, fontSize: "1.4rem" }}>{t.displayName}</h1>
           <Card className="vs-section">
             <h2>Members</h2>
-            <ErrorAlert error={members.error ?? grantState.error} />
+            <ErrorAlert error={members.error ?? definitions.error} />
             <Table
               caption="Members"
               rows={members.value ?? []}
@@ -136,21 +168,7 @@ function TeamDetail({ adminApp, teamId, basePath }: { adminApp: StackAdminApp; t
               columns={[
                 { key: "u", header: "Member", render: (m) => m.teamProfile.displayName ?? m.primaryEmail ?? m.id },
                 { key: "e", header: "E-mail", render: (m) => m.primaryEmail ?? "—", hideOnPhone: true },
-                {
-                  key: "p",
-                  header: "Grant a permission",
-                  render: (m) => (
-                    <div className="vs-row" style={{ flexWrap: "nowrap" }}>
-                      <Select label={`Permission for ${m.primaryEmail ?? m.id}`} value={grantPermission} onChange={setGrantPermission} options={[{ value: "", label: "Choose…" }, ...(definitions.value ?? []).map((d) => ({ value: d.id, label: d.id }))]} />
-                      <Button small disabled={!grantPermission || grantState.pending} onClick={() => void grant(m.id, grantPermission, true)}>
-                        Grant
-                      </Button>
-                      <Button small disabled={!grantPermission || grantState.pending} onClick={() => void grant(m.id, grantPermission, false)}>
-                        Revoke
-                      </Button>
-                    </div>
-                  ),
-                },
+                { key: "p", header: "Permissions in this team", render: (m) => <MemberPermissions member={m} team={t} definitions={definitions.value ?? []} /> },
               ]}
             />
           </Card>
@@ -168,19 +186,24 @@ function TeamDetail({ adminApp, teamId, basePath }: { adminApp: StackAdminApp; t
                 { key: "x", header: "Expires", render: (i) => i.expiresAt.toLocaleDateString() },
               ]}
             />
+            {project.value && !callbackUrl ? (
+              <Alert kind="info">
+                Invitation links lead to your app&apos;s handler pages: <Link href={areaHref("auth", "#domains")}>add a trusted domain</Link> to invite members.
+              </Alert>
+            ) : null}
             <form
               className="vs-row"
               style={{ alignItems: "flex-end" }}
               noValidate
               onSubmit={(e: FormEvent) => {
                 e.preventDefault();
-                if (email.trim()) void invite();
+                if (email.trim() && callbackUrl) void invite();
               }}
             >
               <div style={{ flex: "1 1 240px" }}>
                 <TextField label="Invite by e-mail" type="email" value={email} onChange={setEmail} />
               </div>
-              <Button type="submit" loading={inviteState.pending}>
+              <Button type="submit" loading={inviteState.pending} disabled={!callbackUrl}>
                 Send invitation
               </Button>
             </form>
@@ -242,7 +265,7 @@ export default function TeamsArea(props: AreaProps) {
   useTitle("Teams & permissions · Vestibule");
   const { pathname } = useLocation();
   const detail = matchPath(`${props.basePath}/:teamId`, pathname);
-  if (detail) return <TeamDetail adminApp={props.adminApp} teamId={detail.teamId!} basePath={props.basePath} />;
+  if (detail) return <TeamDetail adminApp={props.adminApp} teamId={detail.teamId!} basePath={props.basePath} areaHref={props.areaHref} />;
   return (
     <div className="vs-stack">
       <h1 style={{ margin: 0, fontSize: "1.5rem" }}>Teams &amp; permissions</h1>

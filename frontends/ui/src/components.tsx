@@ -161,13 +161,15 @@ export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement
   readonly options: readonly { value: string; label: string }[];
   readonly onChange?: (value: string) => void;
   readonly hint?: ReactNode;
+  /** The label is read by screen readers but not shown (a compact control inside a table row). */
+  readonly hideLabel?: boolean;
 }
 
-export function Select({ label, options, onChange, id: givenId, hint, ...rest }: SelectProps) {
+export function Select({ label, options, onChange, id: givenId, hint, hideLabel, ...rest }: SelectProps) {
   const auto = useId();
   const id = givenId ?? auto;
   return (
-    <FieldShell label={label} id={id} hint={hint}>
+    <FieldShell label={label} id={id} hint={hint} hideLabel={hideLabel}>
       <select id={id} className="vs-select" onChange={(e) => onChange?.(e.target.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...rest}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
