@@ -392,6 +392,20 @@ describe("dashboard shell", () => {
     await page.getByRole("form", { name: "Create a team permission" }).getByRole("button", { name: "Create permission" }).click();
     await page.getByText("read:reports").first().waitFor();
     await shot(page, "dashboard-teams");
+    // A team with the found user in it: grant them the new permission on the team's page.
+    const asServer = { "x-stack-project-id": projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": secret, "content-type": "application/json" };
+    const needle = ((await (await fetch(`${tp.gatewayUrl}/api/v1/users?query=${encodeURIComponent(target)}`, { headers: asServer })).json()) as { items: { id: string }[] }).items[0]!;
+    const teamRes = await fetch(`${tp.gatewayUrl}/api/v1/teams`, { method: "POST", headers: asServer, body: JSON.stringify({ display_name: "Ops", creator_user_id: needle.id }) });
+    expect(teamRes.status).toBe(201);
+    const team = (await teamRes.json()) as { id: string };
+    await page.goto(`${url}${projectPath}/teams/${team.id}`);
+    await page.getByRole("heading", { name: "Ops" }).waitFor();
+    await page.getByLabel(`Grant ${target} a permission`).selectOption("read:reports");
+    await page.getByRole("button", { name: "Grant", exact: true }).click();
+    await page.getByRole("list", { name: `Permissions of ${target}` }).getByText("read:reports").waitFor();
+    await shot(page, "dashboard-team-detail");
+    const granted = (await (await fetch(`${tp.gatewayUrl}/api/v1/team-permissions?team_id=${team.id}&user_id=${needle.id}&recursive=false`, { headers: asServer })).json()) as { items: { id: string }[] };
+    expect(granted.items.map((p) => p.id)).toContain("read:reports");
     await page.goto(`${url}${projectPath}/auth`);
     await page.getByLabel("Domain", { exact: true }).fill("http://shop.example.com");
     await page.getByRole("button", { name: "Add domain" }).click();
