@@ -8,7 +8,7 @@ import {
   type JetStreamManager,
   type ConsumerMessages,
 } from "@nats-io/jetstream";
-import type { Logger } from "../log/index.ts";
+import { withoutCredentials, type Logger } from "../log/index.ts";
 import type { BroadcastOptions, BusMessage, ConsumeOptions, EventBus, Subscription } from "./bus.ts";
 import { producerOf } from "./bus.ts";
 
@@ -73,7 +73,7 @@ export class NatsBus implements EventBus {
         });
         this.js = jetstream(this.nc, { timeout: 3000 });
         this.jsm = await jetstreamManager(this.nc, { timeout: 3000 });
-        this.log.info({ servers: this.servers }, "connected to NATS");
+        this.log.info({ servers: withoutCredentials(this.servers) }, "connected to NATS");
         void this.watchStatus(this.nc);
         return;
       } catch (err) {
