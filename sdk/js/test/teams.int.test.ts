@@ -1,0 +1,243 @@
+/**
+ * @vestibule/js against the real gateway with the teams-permissions service (and identity, auth, e-mail) in this
+ * process on real PostgreSQL: teams (create → selected, list, update, invite by e-mail and accept with the code from
+ * the dev mailbox, members, leave, delete), team and project permissions (recursive through contained permissions),
+ * and team API keys.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KnownErrors } from "@vestibule/js";
+import { startStack, type Stack } from "../../../gateway/test/support.ts";
+import { extractCode, nextMail, vestibuleApps } from "./helpers.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ auth: true, teams: true });
+  const project = await apps.admin().getProject();
+  await project.update({ config: { allowTeamApiKeys: true, allowUserApiKeys: true } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const apps = vestibuleApps(() => stack);
+const invitationCallbackUrl = "http://localhost:3000/handler/team-invitation";
+
+describe("teams with @vestibule/js on the real gateway", () => {
+  it("creates a team that becomes the selected team, lists and updates it", async () => {
+    const { app, user } = await apps.signedUp("team");
+    expect(await user.listTeams()).toEqual([]);
+    expect(user.selectedTeam).toBeNull();
+    const team = await user.createTeam({ displayName: "Blue Team" });
+    expect(team.displayName).toBe("Blue Team");
+    const me = await app.getUser({ or: "throw" });
+    expect(me.selectedTeam?.id).toBe(team.id);
+    expect(me.selectedTeam?.displayName).toBe("Blue Team");
+    expect((await me.listTeams()).map((t) => t.id)).toEqual([team.id]);
+
+    await team.update({ displayName: "Blue Team renamed", clientMetadata: { plan: "team" } });
+    const reread = await me.getTeam(team.id);
+    expect(reread?.displayName).toBe("Blue Team renamed");
+    expect(reread?.clientMetadata).toEqual({ plan: "team" });
+    // A second team; selecting it and deselecting.
+    const second = await me.createTeam({ displayName: "Green Team" });
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(second.id);
+    await (await app.getUser({ or: "throw" })).setSelectedTeam(reread);
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(team.id);
+    await (await app.getUser({ or: "throw" })).setSelectedTeam(null);
+    expect((await app.getUser({ or: "throw" })).selectedTeam).toBeNull();
+    expect((await me.listTeams()).map((t) => t.displayName).sort()).toEqual(["Blue Team renamed", "Green Team"]);
+  });
+
+  it("invites by e-mail; the invitee accepts with the code from the mail; members are listed; the invitee leaves; the creator deletes", async () => {
+    const { user } = await apps.signedUp("owner");
+    const team = await user.createTeam({ displayName: "Invite Team" });
+    const invitee = await apps.signedUp("invitee");
+
+    await team.inviteUser({ email: invitee.email, callbackUrl: invitationCallbackUrl });
+    const invitations = await team.listInvitations();
+    expect(invitations.map((i) => i.recipientEmail)).toEqual([invitee.email]);
+    expect(invitations[0]!.expiresAt.getTime()).toBeGreaterThan(Date.now());
+
+    const mail = await nextMail(stack, invitee.email, "team_invitation");
+    expect(mail.text).toContain(invitationCallbackUrl);
+    const code = extractCode(mail);
+    expect((await invitee.app.verifyTeamInvitationCode(code)).status).toBe("ok");
+    const details = await invitee.app.getTeamInvitationDetails(code);
+    expect(details.status === "ok" && details.data.teamDisplayName).toBe("Invite Team");
+    expect((await invitee.app.acceptTeamInvitation(code)).status).toBe("ok");
+    expect((await invitee.user.listTeams()).map((t) => t.id)).toEqual([team.id]);
+    const again = await invitee.app.acceptTeamInvitation(code);
+    expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.VerificationCodeError);
+    expect(again.status === "error" && again.error.errorCode).toBe("VERIFICATION_CODE_ALREADY_USED");
+    expect(await team.listInvitations()).toEqual([]);
+
+    const members = await team.listUsers();
+    expect(members.map((m) => m.id).sort()).toEqual([user.id, invitee.user.id].sort());
+    const serverTeam = (await apps.server().getTeam(team.id))!;
+    expect((await serverTeam.listUsers()).map((u) => u.primaryEmail).sort()).toEqual([user.primaryEmail, invitee.email].sort());
+
+    // Member profiles: the invitee names themself in the team.
+    const inviteeTeam = (await invitee.user.getTeam(team.id))!;
+    const profile = await invitee.user.getTeamProfile(inviteeTeam);
+    await profile.update({ displayName: "Invited One" });
+    expect((await invitee.user.getTeamProfile(inviteeTeam)).displayName).toBe("Invited One");
+    expect((await team.listUsers()).find((m) => m.id === invitee.user.id)?.teamProfile.displayName).toBe("Invited One");
+
+    await invitee.user.leaveTeam(inviteeTeam);
+    expect(await invitee.user.listTeams()).toEqual([]);
+    expect((await serverTeam.listUsers()).map((u) => u.id)).toEqual([user.id]);
+
+    await team.delete();
+    expect(await user.listTeams()).toEqual([]);
+    expect(await apps.server().getTeam(team.id)).toBeNull();
+  });
+
+  it("revokes an invitation; its code is then refused", async () => {
+    const { user } = await apps.signedUp("revoker");
+    const team = await user.createTeam({ displayName: "Revoked Invite" });
+    const invitee = await apps.signedUp("revoked");
+    await team.inviteUser({ email: invitee.email, callbackUrl: invitationCallbackUrl });
+    const code = extractCode(await nextMail(stack, invitee.email, "team_invitation"));
+    const [invitation] = await team.listInvitations();
+    await invitation!.revoke();
+    expect(await team.listInvitations()).toEqual([]);
+    const accepted = await invitee.app.acceptTeamInvitation(code);
+    expect(accepted.status === "error" && accepted.error).toBeInstanceOf(KnownErrors.VerificationCodeError);
+    expect(await invitee.user.listTeams()).toEqual([]);
+  });
+
+  it("manages teams from a server app: create with a creator, add and remove members, server metadata", async () => {
+    const server = apps.server();
+    const creator = await server.createUser({ primaryEmail: `creator-${randomBytes(4).toString("hex")}@example.com` });
+    const member = await server.createUser({ primaryEmail: `member-${randomBytes(4).toString("hex")}@example.com` });
+    const team = await server.createTeam({ displayName: "Server Team", creatorUserId: creator.id });
+    expect((await server.listTeams()).some((t) => t.id === team.id)).toBe(true);
+    await team.addUser(member.id);
+    expect((await team.listUsers()).map((u) => u.id).sort()).toEqual([creator.id, member.id].sort());
+    expect((await member.listTeams()).map((t) => t.id)).toEqual([team.id]);
+    await team.update({ serverMetadata: { tier: "gold" }, clientReadOnlyMetadata: { seats: 5 } });
+    const reread = (await apps.server().getTeam(team.id))!;
+    expect(reread.serverMetadata).toEqual({ tier: "gold" });
+    expect(reread.clientReadOnlyMetadata).toEqual({ seats: 5 });
+    await team.removeUser(member.id);
+    expect((await team.listUsers()).map((u) => u.id)).toEqual([creator.id]);
+    expect(await member.listTeams()).toEqual([]);
+    const own = await creator.createTeam({ displayName: "Creator's own" });
+    expect((await creator.listTeams()).map((t) => t.id).sort()).toEqual([team.id, own.id].sort());
+  });
+
+  it("refuses a team update by a member without $update_team as a typed error", async () => {
+    const { user } = await apps.signedUp("guard");
+    const team = await user.createTeam({ displayName: "Guarded" });
+    const member = await apps.signedUp("guarded");
+    await (await apps.server().getTeam(team.id))!.addUser(member.user.id);
+    const memberTeam = (await member.user.getTeam(team.id))!;
+    const err = await memberTeam.update({ displayName: "taken over" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KnownErrors.TeamPermissionRequired);
+    expect((await user.getTeam(team.id))?.displayName).toBe("Guarded");
+  });
+});
+
+describe("permissions with @vestibule/js on the real gateway", () => {
+  it("grants, checks, lists (recursively through a contained permission) and revokes team permissions", async () => {
+    const tag = randomBytes(3).toString("hex");
+    const read = `docs:read_${tag}`;
+    const manage = `docs:manage_${tag}`;
+    const admin = apps.admin();
+    await admin.createTeamPermissionDefinition({ id: read, description: "Read docs", containedPermissionIds: [] });
+    await admin.createTeamPermissionDefinition({ id: manage, containedPermissionIds: [read] });
+    const defs = await admin.listTeamPermissionDefinitions();
+    expect(defs.find((d) => d.id === manage)?.containedPermissionIds).toEqual([read]);
+
+    const { app, user } = await apps.signedUp("perm");
+    const team = await user.createTeam({ displayName: "Permissions" });
+    const server = apps.server();
+    const serverUser = (await server.getUser(user.id))!;
+    const serverTeam = (await server.getTeam(team.id))!;
+
+    expect(await user.hasPermission(team, read)).toBe(false);
+    await serverUser.grantPermission(serverTeam, manage);
+    expect(await serverUser.hasPermission(serverTeam, read)).toBe(true);
+    expect(await serverUser.getPermission(serverTeam, manage)).toEqual({ id: manage });
+    const fresh = await apps.client(await user.getAuthJson()).getUser({ or: "throw" });
+    expect(await fresh.hasPermission(team, read)).toBe(true);
+    expect((await fresh.listPermissions(team)).map((p) => p.id)).toEqual(expect.arrayContaining([manage, read, "team_admin", "$update_team"]));
+    expect((await fresh.listPermissions(team, { recursive: false })).map((p) => p.id).sort()).toEqual([manage, "team_admin"].sort());
+    // The signed-in app's own user sees the grant too once it asks again after the server's change.
+    expect((await app.getUser({ or: "throw" })).id).toBe(user.id);
+
+    await serverUser.revokePermission(serverTeam, manage);
+    expect(await serverUser.hasPermission(serverTeam, read)).toBe(false);
+    expect((await serverUser.listPermissions(serverTeam, { recursive: false })).map((p) => p.id)).toEqual(["team_admin"]);
+    expect(await apps.client(await user.getAuthJson()).getUser({ or: "throw" }).then((u) => u.hasPermission(team, manage))).toBe(false);
+  });
+
+  it("grants, lists recursively and revokes project permissions", async () => {
+    const tag = randomBytes(3).toString("hex");
+    const view = `billing:view_${tag}`;
+    const edit = `billing:edit_${tag}`;
+    const admin = apps.admin();
+    await admin.createProjectPermissionDefinition({ id: view, containedPermissionIds: [] });
+    await admin.createProjectPermissionDefinition({ id: edit, description: "Edit billing", containedPermissionIds: [view] });
+    expect((await admin.listProjectPermissionDefinitions()).find((d) => d.id === edit)).toMatchObject({ description: "Edit billing", containedPermissionIds: [view] });
+
+    const { user } = await apps.signedUp("pperm");
+    const serverUser = (await apps.server().getUser(user.id))!;
+    expect(await serverUser.hasPermission(view)).toBe(false);
+    await serverUser.grantPermission(edit);
+    expect(await serverUser.hasPermission(view)).toBe(true);
+    expect((await serverUser.listPermissions()).map((p) => p.id).sort()).toEqual([edit, view].sort());
+    expect((await serverUser.listPermissions({ recursive: false })).map((p) => p.id)).toEqual([edit]);
+    const client = await apps.client(await user.getAuthJson()).getUser({ or: "throw" });
+    expect(await client.hasPermission(view)).toBe(true);
+    expect(await client.getPermission(edit)).toEqual({ id: edit });
+    expect((await client.listPermissions({ recursive: false })).map((p) => p.id)).toEqual([edit]);
+
+    await serverUser.revokePermission(edit);
+    expect(await serverUser.hasPermission(view)).toBe(false);
+    expect(await (await apps.client(await user.getAuthJson()).getUser({ or: "throw" })).listPermissions()).toEqual([]);
+
+    // A definition change is seen by the next check: edit no longer contains view.
+    await serverUser.grantPermission(edit);
+    await admin.updateProjectPermissionDefinition(edit, { containedPermissionIds: [] });
+    expect(await (await apps.server().getUser(user.id))!.hasPermission(view)).toBe(false);
+    await admin.deleteProjectPermissionDefinition(edit);
+    expect((await admin.listProjectPermissionDefinitions()).some((d) => d.id === edit)).toBe(false);
+    expect(await (await apps.server().getUser(user.id))!.listPermissions()).toEqual([]);
+  });
+});
+
+describe("team API keys with @vestibule/js on the real gateway", () => {
+  it("creates, lists, checks on the server and revokes a team API key", async () => {
+    const { user } = await apps.signedUp("tkey");
+    const team = await user.createTeam({ displayName: "Keyed" });
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const created = await team.createApiKey({ description: "deploy bot", expiresAt });
+    expect(created.value).toMatch(/^sk_/);
+    expect(created).toMatchObject({ type: "team", teamId: team.id, description: "deploy bot", isPublic: false });
+    expect(created.expiresAt?.getTime()).toBe(expiresAt.getTime());
+    expect(created.isValid()).toBe(true);
+
+    const listed = await team.listApiKeys();
+    expect(listed.map((k) => k.id)).toEqual([created.id]);
+    expect(listed[0]!.value).toEqual({ lastFour: created.value.slice(-4) });
+
+    const server = apps.server();
+    expect((await server.getTeam({ apiKey: created.value }))?.id).toBe(team.id);
+    expect(await server.getUser({ apiKey: created.value })).toBeNull();
+    await listed[0]!.update({ description: "deploy bot v2" });
+    expect((await team.listApiKeys())[0]!.description).toBe("deploy bot v2");
+    await listed[0]!.revoke();
+    const after = (await team.listApiKeys())[0]!;
+    expect(after.whyInvalid()).toBe("manually-revoked");
+    expect(await apps.server().getTeam({ apiKey: created.value })).toBeNull();
+
+    // The server app manages a team's keys too.
+    const serverTeam = (await server.getTeam(team.id))!;
+    const serverKey = await serverTeam.createApiKey({ description: "server made", expiresAt: null, isPublic: true });
+    expect(serverKey.value).toMatch(/^pk_/);
+    expect((await serverTeam.listApiKeys()).map((k) => k.id).sort()).toEqual([created.id, serverKey.id].sort());
+    expect((await apps.server().getTeam({ apiKey: serverKey.value }))?.id).toBe(team.id);
+  });
+});
