@@ -851,6 +851,8 @@ export class StackClientApp {
     await Promise.all([
       this.caches.currentUser.refresh([session]).catch(() => {}),
       this.caches.teams.getIfCached([session]) ? this.caches.teams.refresh([session]).catch(() => {}) : undefined,
+      // e.g. a verified e-mail changes the channel's isVerified, a new primary e-mail both lists
+      this.caches.contactChannels.getIfCached([session]) ? this.caches.contactChannels.refresh([session]).catch(() => {}) : undefined,
     ]);
   }
 
@@ -988,7 +990,8 @@ export class StackClientApp {
           body: { user_id: "me", value: data.value, type: data.type, used_for_auth: data.usedForAuth, is_primary: data.isPrimary },
           session,
         });
-        await app.caches.contactChannels.refresh([session]).catch(() => {});
+        // A new primary channel changes the user's primary e-mail too.
+        await app.refreshUserCaches(session);
         return app.contactChannelFrom(session, created, "me");
       },
       async listNotificationCategories() {
@@ -1111,7 +1114,8 @@ export class StackClientApp {
             body: { display_name: u.displayName, profile_image_url: u.profileImageUrl, client_metadata: u.clientMetadata },
             session,
           });
-          if (session) await app.caches.teams.refresh([session]).catch(() => {});
+          // The team list and the user's selected team (part of the user) both show the change.
+          if (session) await Promise.all([app.caches.teams.refresh([session]).catch(() => {}), app.caches.currentUser.refresh([session]).catch(() => {})]);
         },
         async delete() {
           await api.send(`/teams/${json.id}`, { method: "DELETE", session });

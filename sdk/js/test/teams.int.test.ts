@@ -39,6 +39,7 @@ describe("teams with @vestibule/js on the real gateway", () => {
     const reread = await me.getTeam(team.id);
     expect(reread?.displayName).toBe("Blue Team renamed");
     expect(reread?.clientMetadata).toEqual({ plan: "team" });
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.displayName).toBe("Blue Team renamed");
     // A second team; selecting it and deselecting.
     const second = await me.createTeam({ displayName: "Green Team" });
     expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(second.id);
@@ -111,12 +112,19 @@ describe("teams with @vestibule/js on the real gateway", () => {
     const server = apps.server();
     const creator = await server.createUser({ primaryEmail: `creator-${randomBytes(4).toString("hex")}@example.com` });
     const member = await server.createUser({ primaryEmail: `member-${randomBytes(4).toString("hex")}@example.com` });
+    expect(await creator.listTeams()).toEqual([]);
+    expect(await member.listTeams()).toEqual([]);
     const team = await server.createTeam({ displayName: "Server Team", creatorUserId: creator.id });
     expect((await server.listTeams()).some((t) => t.id === team.id)).toBe(true);
+    // The creator's list, read before, shows the new team.
+    expect((await creator.listTeams()).map((t) => t.id)).toEqual([team.id]);
     await team.addUser(member.id);
     expect((await team.listUsers()).map((u) => u.id).sort()).toEqual([creator.id, member.id].sort());
     expect((await member.listTeams()).map((t) => t.id)).toEqual([team.id]);
-    await team.update({ serverMetadata: { tier: "gold" }, clientReadOnlyMetadata: { seats: 5 } });
+    await team.update({ displayName: "Server Team renamed", serverMetadata: { tier: "gold" }, clientReadOnlyMetadata: { seats: 5 } });
+    // Every list of this app that holds the team shows the change.
+    expect((await member.listTeams()).map((t) => t.displayName)).toEqual(["Server Team renamed"]);
+    expect((await server.listTeams()).find((t) => t.id === team.id)?.displayName).toBe("Server Team renamed");
     const reread = (await apps.server().getTeam(team.id))!;
     expect(reread.serverMetadata).toEqual({ tier: "gold" });
     expect(reread.clientReadOnlyMetadata).toEqual({ seats: 5 });
