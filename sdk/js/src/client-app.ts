@@ -5,8 +5,9 @@
  * Decisions where the spec and contract are silent:
  *  - `tokenStore` defaults to "cookie" in a browser and "memory" elsewhere.
  *  - Redirects with redirectMethod "window" outside a browser do nothing (there is nowhere to navigate).
- *  - A multi-factor-required sign-in outside a browser (no session storage, no mfa page) is returned as the
- *    `MultiFactorAuthenticationRequired` error result, so server code can run the MFA step itself.
+ *  - A multi-factor-required sign-in is returned as the `MultiFactorAuthenticationRequired` error result (after
+ *    storing the attempt code and going to the mfa page where there is a page session storage), so server code
+ *    without session storage can run the MFA step itself.
  *  - Reads go through per-resource caches (see @vestibule/sdk-core AsyncCache); writes update or refresh them, so an
  *    `await user.update(...)` is visible to the next `getUser()` and to subscribed React hooks.
  */
@@ -408,7 +409,7 @@ export class StackClientApp {
     Result<undefined, KnownErrorOfName<"VerificationCodeError"> | KnownErrorOfName<"InvalidTotpCode"> | KnownErrorOfName<"MultiFactorAuthenticationRequired">>
   > {
     const result = await this.signInWithCode("/auth/mfa/sign-in", { type: "totp", totp: otp, code }, options);
-    if (result.status === "ok") sessionStorageOrNull()?.removeItem(MFA_ATTEMPT_CODE_STORAGE_KEY);
+    if (result.status === "ok") sessionStorageOrNull()?.removeItem?.(MFA_ATTEMPT_CODE_STORAGE_KEY);
     return result;
   }
 
@@ -430,14 +431,16 @@ export class StackClientApp {
   }
 
   /**
-   * A multi-factor-required error: the attempt code goes to session storage and the browser to the mfa page. Outside
-   * a browser the error is handed back as a result.
+   * A multi-factor-required error: where there is a page session storage (a browser), the attempt code goes there and
+   * the page to the mfa page (which reads it back), as the published SDK does. Either way the error is handed back as
+   * a result (the published SDK throws after redirecting instead), so server code without session storage can run the
+   * MFA step itself with `details.attempt_code`.
    */
   private async handleMfaRequired(err: unknown): Promise<KnownErrorOfName<"MultiFactorAuthenticationRequired"> | null> {
     if (!KnownErrors.MultiFactorAuthenticationRequired.isInstance(err)) return null;
     const storage = sessionStorageOrNull();
     const attemptCode = (err.details as { attempt_code?: string } | undefined)?.attempt_code;
-    if (storage && attemptCode && isBrowser()) {
+    if (storage && attemptCode) {
       storage.setItem(MFA_ATTEMPT_CODE_STORAGE_KEY, attemptCode);
       await this.redirectTo(this.urls.mfa, { replace: true });
     }

@@ -1,11 +1,9 @@
 /**
  * Helpers for the @vestibule/js integration tests against the real gateway (gateway/test/support.ts startStack):
- * apps of each kind for the demo project, the dev mailbox, and TOTP codes.
+ * apps of each kind for the demo project; the dev mailbox and TOTP codes (mailbox.ts).
  */
 import { expect } from "vitest";
-import { generate } from "otplib";
 import { StackAdminApp, StackClientApp, StackServerApp } from "@vestibule/js";
-import { extractCode, waitForMail, type MailboxMessage } from "../../../deploy/src/dev-mailbox.ts";
 import type { Stack } from "../../../gateway/test/support.ts";
 import { callbackUrl, randomEmail } from "./compat-suite.ts";
 
@@ -39,32 +37,4 @@ export function vestibuleApps(getStack: () => Stack) {
   return { client, server, admin, signedUp };
 }
 
-/** The e-mails of the dev mailbox the test has already read (so each wait returns a new one). */
-const seen = new Set<string>();
-
-/** The newest unread e-mail to `to` from the given system template (magic_link, team_invitation, ...). */
-export async function nextMail(stack: Stack, to: string, template: string): Promise<MailboxMessage> {
-  const mail = await waitForMail({
-    baseUrl: `http://127.0.0.1:${stack.email!.port}`,
-    secret: stack.env.VESTIBULE_SERVICE_SECRET!,
-    to,
-    timeoutMs: 15_000,
-    predicate: (m) => m.template === template && !seen.has(m.id),
-  });
-  seen.add(mail.id);
-  return mail;
-}
-
-export { extractCode };
-
-/** A TOTP of the current 30 s step, taken early enough in the step that it is still current when the server checks. */
-export async function currentTotp(secret: Uint8Array): Promise<string> {
-  const into = Date.now() % 30_000;
-  if (into > 27_000) await new Promise((r) => setTimeout(r, 30_000 - into + 50));
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) });
-}
-
-/** A 6-digit code that is not the current one (for the wrong-code case). */
-export async function wrongTotp(secret: Uint8Array): Promise<string> {
-  return (await currentTotp(secret)) === "000000" ? "111111" : "000000";
-}
+export { currentTotp, extractCode, nextMail, wrongTotp } from "./mailbox.ts";
