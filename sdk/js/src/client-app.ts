@@ -1347,18 +1347,22 @@ export class StackClientApp {
       };
     };
     const liveSession = () => this.sessionOf();
+    /** The session of a signed-in user, else null: the user's lists are then empty, without a request. */
+    const userSession = (): [CoreSession] | null => {
+      const s = liveSession();
+      return s && !s.isKnownToBeInvalid() ? [s] : null;
+    };
     return {
       tokenStore: this.tokenStore,
       onTokensChange: (listener) => this.tokenStore?.subscribe(() => listener()) ?? (() => {}),
       currentUser: () => handle(this.caches.currentUser, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v, null),
       user: (json) => this.currentUserFrom(liveSession()!, json),
       project: () => handle(this.caches.project, () => [] as [], (v) => this.projectFrom(v), null as never),
-      teams: () => handle(this.caches.teams, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map((t) => this.teamFrom(liveSession(), t)), []),
-      contactChannels: () =>
-        handle(this.caches.contactChannels, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map((c) => this.contactChannelFrom(liveSession(), c, "me")), []),
+      teams: () => handle(this.caches.teams, userSession, (v) => v.map((t) => this.teamFrom(liveSession(), t)), []),
+      contactChannels: () => handle(this.caches.contactChannels, userSession, (v) => v.map((c) => this.contactChannelFrom(liveSession(), c, "me")), []),
       permissions: (teamId, recursive) =>
-        handle(this.caches.permissions, () => { const s = liveSession(); return s ? [s, teamId, recursive] as [CoreSession, string | null, boolean] : null; }, (v) => v.map((p) => ({ id: p.id as string })), []),
-      activeSessions: () => handle(this.caches.sessions, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map(activeSessionFrom), []),
+        handle(this.caches.permissions, () => { const k = userSession(); return k ? [k[0], teamId, recursive] as [CoreSession, string | null, boolean] : null; }, (v) => v.map((p) => ({ id: p.id as string })), []),
+      activeSessions: () => handle(this.caches.sessions, userSession, (v) => v.map(activeSessionFrom), []),
       item: (customer) => {
         const [type, id] = customerOf(customer, "useItem");
         return handle(this.caches.items, () => [liveSession(), type, id, customer.itemId] as [CoreSession | null, string, string, string], (v) => this.itemFrom(v), null as never);
