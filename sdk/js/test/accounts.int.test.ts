@@ -236,6 +236,33 @@ describe("CLI login", () => {
   });
 });
 
+describe("sessions seen from a server app", () => {
+  it("lists a user's sessions and revokes one; its refresh token then stops working", async () => {
+    const { user, email } = await apps.signedUp("ssess");
+    const second = apps.client();
+    expect((await second.signInWithCredential({ email, password: "vestibule pw 1", noRedirect: true })).status).toBe("ok");
+    const secondTokens = await (await second.getUser({ or: "throw" })).getAuthJson();
+    const serverUser = (await apps.server().getUser(user.id))!;
+    const sessions = await serverUser.getActiveSessions();
+    expect(sessions).toHaveLength(2);
+    expect(sessions.every((s) => s.userId === user.id && s.createdAt instanceof Date && !s.isImpersonation)).toBe(true);
+    // Which one is the second app's: the one the first app does not call current.
+    const mine = (await user.getActiveSessions()).find((s) => s.isCurrentSession)!;
+    await serverUser.revokeSession(sessions.find((s) => s.id !== mine.id)!.id);
+    expect((await serverUser.getActiveSessions()).map((s) => s.id)).toEqual([mine.id]);
+    expect(await apps.client({ accessToken: null, refreshToken: secondTokens.refreshToken }).getUser()).toBeNull();
+  });
+
+  it("deletes the signed-in user's own account when the project allows it", async () => {
+    const project = await apps.admin().getProject();
+    await project.update({ config: { clientUserDeletionEnabled: true } });
+    const { app, user } = await apps.signedUp("self-delete");
+    await user.delete();
+    expect(await app.getUser()).toBeNull();
+    expect(await apps.server().getUser(user.id)).toBeNull();
+  });
+});
+
 describe("notification categories and contact channels", () => {
   it("lists the categories and toggles the one that can be turned off; the server sees the same", async () => {
     const { user } = await apps.signedUp("notif");

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnownErrors } from "@vestibule/js";
 import { startStack, type Stack } from "../../../gateway/test/support.ts";
+import { randomEmail } from "./compat-suite.ts";
 import { extractCode, nextMail, vestibuleApps } from "./helpers.ts";
 
 let stack: Stack;
@@ -133,6 +134,30 @@ describe("teams with @vestibule/js on the real gateway", () => {
     expect(await member.listTeams()).toEqual([]);
     const own = await creator.createTeam({ displayName: "Creator's own" });
     expect((await creator.listTeams()).map((t) => t.id).sort()).toEqual([team.id, own.id].sort());
+  });
+
+  it("invites from a server app, lists and revokes its invitations, and edits member profiles for any member", async () => {
+    const server = apps.server();
+    const owner = await apps.signedUp("sowner");
+    const team = (await server.getTeam((await owner.user.createTeam({ displayName: "Server Invites" })).id))!;
+    const invitee = await apps.signedUp("sinvitee");
+    await team.inviteUser({ email: invitee.email, callbackUrl: invitationCallbackUrl });
+    const second = randomEmail("sinvitee2");
+    await team.inviteUser({ email: second, callbackUrl: invitationCallbackUrl });
+    expect((await team.listInvitations()).map((i) => i.recipientEmail).sort()).toEqual([invitee.email, second].sort());
+    await (await team.listInvitations()).find((i) => i.recipientEmail === second)!.revoke();
+    expect((await team.listInvitations()).map((i) => i.recipientEmail)).toEqual([invitee.email]);
+    expect((await invitee.app.acceptTeamInvitation(extractCode(await nextMail(stack, invitee.email, "team_invitation")))).status).toBe("ok");
+
+    const member = (await server.getUser(invitee.user.id))!;
+    const profile = await member.getTeamProfile(team);
+    expect(profile.displayName).toBeNull();
+    await profile.update({ displayName: "Named by the server" });
+    expect((await member.getTeamProfile(team)).displayName).toBe("Named by the server");
+    expect((await team.listUsers()).find((u) => u.id === member.id)?.teamProfile.displayName).toBe("Named by the server");
+    await member.leaveTeam(team);
+    expect(await member.listTeams()).toEqual([]);
+    expect((await team.listUsers()).map((u) => u.id)).toEqual([owner.user.id]);
   });
 
   it("refuses a team update by a member without $update_team as a typed error", async () => {
