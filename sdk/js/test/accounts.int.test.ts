@@ -188,6 +188,10 @@ describe("TOTP multi-factor sign-in", () => {
     expect(me.id).toBe(user.id);
     expect(me.isMultiFactorRequired).toBe(true);
 
+    // The attempt code is single use.
+    const reused = await apps.client().signInWithMfa(await currentTotp(secret), attemptCode, { noRedirect: true });
+    expect(reused.status === "error" && reused.error).toBeInstanceOf(KnownErrors.VerificationCodeError);
+
     // Turning it off: the password alone signs in again.
     await me.update({ totpMultiFactorSecret: null });
     expect((await apps.client().signInWithCredential({ email, password: "vestibule pw 1", noRedirect: true })).status).toBe("ok");
@@ -301,6 +305,15 @@ describe("notification categories and contact channels", () => {
     expect((await user.listContactChannels()).map((c) => c.value)).toEqual([second]);
     // The second address now signs in with the password.
     expect((await apps.client().signInWithCredential({ email: second, password: "vestibule pw 1", noRedirect: true })).status).toBe("ok");
+  });
+
+  it("refuses an e-mail another user already signs in with, as a typed error", async () => {
+    const { email } = await apps.signedUp("taken");
+    const { user } = await apps.signedUp("taker");
+    const err = await user.createContactChannel({ type: "email", value: email, usedForAuth: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse);
+    expect((err as { details?: { contact_channel_value?: string } }).details?.contact_channel_value).toBe(email);
+    expect((await user.listContactChannels()).map((c) => c.value)).not.toContain(email);
   });
 
   it("manages a user's channels from a server app, including marking one verified", async () => {

@@ -241,6 +241,50 @@ describe("permissions with @vestibule/js on the real gateway", () => {
   });
 });
 
+describe("what membership changes do to selections, permissions and keys", () => {
+  it("deleting the selected team leaves the user with no selected team", async () => {
+    const { app, user } = await apps.signedUp("seldel");
+    const team = await user.createTeam({ displayName: "Selected then deleted" });
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(team.id);
+    await team.delete();
+    const me = await app.getUser({ or: "throw" });
+    expect(me.selectedTeam).toBeNull();
+    expect((await apps.server().getUser(user.id))!.selectedTeam).toBeNull();
+  });
+
+  it("a member removed from a team loses its team permissions: re-added, only the defaults are back", async () => {
+    const tag = randomBytes(3).toString("hex");
+    const special = `special_${tag}`;
+    await apps.admin().createTeamPermissionDefinition({ id: special, containedPermissionIds: [] });
+    const server = apps.server();
+    const owner = await server.createUser({ primaryEmail: randomEmail("rm-owner") });
+    const member = await server.createUser({ primaryEmail: randomEmail("rm-member") });
+    const team = await server.createTeam({ displayName: "Removal", creatorUserId: owner.id });
+    await team.addUser(member.id);
+    const memberDefaults = (await member.listPermissions(team, { recursive: false })).map((p) => p.id).sort();
+    await member.grantPermission(team, special);
+    expect(await member.hasPermission(team, special)).toBe(true);
+    await team.removeUser(member.id);
+    expect(await member.listPermissions(team)).toEqual([]);
+    await team.addUser(member.id);
+    expect((await member.listPermissions(team, { recursive: false })).map((p) => p.id).sort()).toEqual(memberDefaults);
+    expect(await member.hasPermission(team, special)).toBe(false);
+  });
+
+  it("a deleted team's API keys and a deleted user's API keys stop working", async () => {
+    const { user } = await apps.signedUp("keydel");
+    const team = await user.createTeam({ displayName: "Doomed" });
+    const teamKey = await team.createApiKey({ description: "t", expiresAt: null });
+    const userKey = await user.createApiKey({ description: "u", expiresAt: null });
+    expect((await apps.server().getTeam({ apiKey: teamKey.value }))?.id).toBe(team.id);
+    await team.delete();
+    expect(await apps.server().getTeam({ apiKey: teamKey.value })).toBeNull();
+    expect((await apps.server().getUser({ apiKey: userKey.value }))?.id).toBe(user.id);
+    await (await apps.server().getUser(user.id))!.delete();
+    expect(await apps.server().getUser({ apiKey: userKey.value })).toBeNull();
+  });
+});
+
 describe("team API keys with @vestibule/js on the real gateway", () => {
   it("creates, lists, checks on the server and revokes a team API key", async () => {
     const { user } = await apps.signedUp("tkey");
