@@ -333,6 +333,41 @@ export function compatSuite(sdk: SdkModule, getStack: () => Stack): void {
     expect(errorCode(reused.error)).toBe("VERIFICATION_CODE_ALREADY_USED");
   });
 
+  it("lists notification categories and turns one off and on again", async () => {
+    const { user } = await signedUpApp("notif");
+    const categories = await user.listNotificationCategories();
+    expect(categories.map((c: { name: string; enabled: boolean; canDisable: boolean }) => [c.name, c.enabled, c.canDisable])).toEqual([
+      ["Transactional", true, false],
+      ["Marketing", true, true],
+    ]);
+    await categories.find((c: { name: string }) => c.name === "Marketing").setEnabled(false);
+    expect((await user.listNotificationCategories()).find((c: { name: string }) => c.name === "Marketing").enabled).toBe(false);
+    await categories.find((c: { name: string }) => c.name === "Marketing").setEnabled(true);
+    expect((await user.listNotificationCategories()).find((c: { name: string }) => c.name === "Marketing").enabled).toBe(true);
+  });
+
+  it("logs a CLI in: the CLI polls while the signed-in user's browser page completes the login", async () => {
+    const { user } = await signedUpApp("cli");
+    const cli = clientAppFor(sdk, getStack(), null);
+    let link = "";
+    const login = cli.promptCliLogin({ appUrl: "http://localhost:3000", waitTimeMillis: 100, maxAttempts: 200, promptLink: (url: string) => void (link = url) });
+    await expect.poll(() => link).not.toBe("");
+    expect(link).toContain("/handler/cli-auth-confirm?login_code=");
+    // The confirmation page (in the app's browser) hands the signed-in user's refresh token to the CLI login.
+    const { refreshToken } = await user.getAuthJson();
+    const stack = getStack();
+    const completed = await fetch(`${stack.url}/api/v1/auth/cli/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-stack-project-id": stack.demo.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": stack.demo.publishableClientKey },
+      body: JSON.stringify({ login_code: new URL(link).searchParams.get("login_code"), refresh_token: refreshToken }),
+    });
+    expect(completed.status).toBe(200);
+    const result = await login;
+    expect(result.status).toBe("ok");
+    const cliUser = await clientAppFor(sdk, getStack(), { accessToken: null, refreshToken: result.data }).getUser({ or: "throw" });
+    expect(cliUser.id).toBe(user.id);
+  });
+
   it("signs in an MFA user: the password step keeps the attempt code for the mfa page, the TOTP step signs in", async () => {
     const server = serverApp();
     const email = randomEmail("mfa");
