@@ -53,6 +53,24 @@ describe("magic link and OTP sign-in", () => {
     expect(unknown.status === "error" && unknown.error.errorCode).toBe("VERIFICATION_CODE_NOT_FOUND");
   });
 
+  it("a password user with a verified e-mail signs in with a magic link (and gains OTP); an unverified one is refused", async () => {
+    const server = apps.server();
+    const email = randomEmail("pw-magic");
+    const created = await server.createUser({ primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true, password: "password user 1" });
+    const app = apps.client();
+    expect((await app.sendMagicLinkEmail(email, { callbackUrl: magicLinkCallback })).status).toBe("ok");
+    expect((await app.signInWithMagicLink(extractCode(await nextMail(stack, email, "magic_link")), { noRedirect: true })).status).toBe("ok");
+    const me = await app.getUser({ or: "throw" });
+    expect(me.id).toBe(created.id);
+    expect(me.hasPassword).toBe(true);
+    expect(me.otpAuthEnabled).toBe(true);
+
+    const { email: unverified } = await apps.signedUp("pw-unverified");
+    const err = await apps.client().sendMagicLinkEmail(unverified, { callbackUrl: magicLinkCallback }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KnownErrors.UserWithEmailAlreadyExists);
+    expect((err as { details?: { would_work_if_email_was_verified?: boolean } }).details?.would_work_if_email_was_verified).toBe(true);
+  });
+
   it("refuses a callback URL on a domain the project does not trust, as a result", async () => {
     const sent = await apps.client().sendMagicLinkEmail(randomEmail("magic"), { callbackUrl: "https://evil.example.net/handler/magic-link-callback" });
     expect(sent.status === "error" && sent.error).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);

@@ -109,6 +109,29 @@ describe("teams with @vestibule/js on the real gateway", () => {
     expect(await invitee.user.listTeams()).toEqual([]);
   });
 
+  it("an invitation to a team deleted since is refused; one accepted by someone already a member changes nothing", async () => {
+    const { user } = await apps.signedUp("gone-owner");
+    const team = await user.createTeam({ displayName: "Soon gone" });
+    const invitee = await apps.signedUp("gone-invitee");
+    await team.inviteUser({ email: invitee.email, callbackUrl: invitationCallbackUrl });
+    const code = extractCode(await nextMail(stack, invitee.email, "team_invitation"));
+    await team.delete();
+    // Deleting the team deleted its pending invitations' codes.
+    const accepted = await invitee.app.acceptTeamInvitation(code);
+    expect(accepted.status === "error" && accepted.error.errorCode).toBe("VERIFICATION_CODE_NOT_FOUND");
+    expect(await invitee.user.listTeams()).toEqual([]);
+
+    const kept = await user.createTeam({ displayName: "Kept" });
+    const member = await apps.signedUp("already");
+    await (await apps.server().getTeam(kept.id))!.addUser(member.user.id);
+    await kept.inviteUser({ email: member.email, callbackUrl: invitationCallbackUrl });
+    const second = extractCode(await nextMail(stack, member.email, "team_invitation"));
+    // Accepting is idempotent (contract endpoints.md §4): still one membership.
+    expect((await member.app.acceptTeamInvitation(second)).status).toBe("ok");
+    expect((await member.user.listTeams()).map((t) => t.id)).toEqual([kept.id]);
+    expect((await kept.listUsers()).filter((u) => u.id === member.user.id)).toHaveLength(1);
+  });
+
   it("manages teams from a server app: create with a creator, add and remove members, server metadata", async () => {
     const server = apps.server();
     const creator = await server.createUser({ primaryEmail: `creator-${randomBytes(4).toString("hex")}@example.com` });
