@@ -119,6 +119,11 @@ export class StackServerApp extends StackClientApp {
     return this.getUser();
   }
 
+  /** @deprecated use getUser(id) (kept, like the published SDK, for apps that still call it) */
+  async getServerUserById(id: string): Promise<ServerUser | null> {
+    return this.getUser(id);
+  }
+
   async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {
     const json = await this.api.json<Json>("/users", {
       method: "POST",

@@ -136,6 +136,7 @@ describe("teams with @vestibule/js on the real gateway", () => {
     const server = apps.server();
     const creator = await server.createUser({ primaryEmail: `creator-${randomBytes(4).toString("hex")}@example.com` });
     const member = await server.createUser({ primaryEmail: `member-${randomBytes(4).toString("hex")}@example.com` });
+    expect((await server.getServerUserById(member.id))?.primaryEmail).toBe(member.primaryEmail);
     expect(await creator.listTeams()).toEqual([]);
     expect(await member.listTeams()).toEqual([]);
     const team = await server.createTeam({ displayName: "Server Team", creatorUserId: creator.id });
