@@ -192,7 +192,19 @@ describe("teams with @vestibule/js on the real gateway", () => {
     const memberTeam = (await member.user.getTeam(team.id))!;
     const err = await memberTeam.update({ displayName: "taken over" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KnownErrors.TeamPermissionRequired);
+    expect((err as { details?: { permission_id?: string } }).details?.permission_id).toBe("$update_team");
     expect((await user.getTeam(team.id))?.displayName).toBe("Guarded");
+    // A plain member reads the members and invites (team_member's defaults), but neither deletes nor makes keys.
+    expect((await memberTeam.listUsers()).map((u) => u.id).sort()).toEqual([user.id, member.user.id].sort());
+    await memberTeam.inviteUser({ email: randomEmail("by-member"), callbackUrl: invitationCallbackUrl });
+    expect(await memberTeam.delete().catch((e: unknown) => e)).toBeInstanceOf(KnownErrors.TeamPermissionRequired);
+    // Without $manage_api_keys: API_KEY_NOT_FOUND, which hides the team's keys (contract endpoints.md §7).
+    expect(await memberTeam.createApiKey({ description: "nope", expiresAt: null }).catch((e: unknown) => e)).toBeInstanceOf(KnownErrors.ApiKeyNotFound);
+    expect((await member.user.listPermissions(memberTeam)).map((p) => p.id).sort()).toEqual(["$invite_members", "$read_members", "team_member"]);
+    // Someone outside the team sees nothing of it.
+    const outsider = await apps.signedUp("outsider");
+    expect(await outsider.user.getTeam(team.id)).toBeNull();
+    expect(await outsider.user.listPermissions(memberTeam)).toEqual([]);
   });
 });
 
