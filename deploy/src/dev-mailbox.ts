@@ -10,6 +10,7 @@
  */
 import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
+import { extractCode, waitForMail as waitForMailIn } from "@vestibule/shared/testing";
 
 export type { MailboxMessage };
 
@@ -40,43 +41,17 @@ export interface WaitForMailOptions extends MailboxOptions {
   readonly intervalMs?: number;
   /** Only messages for which this is true (e.g. a template, or created after some moment). */
   readonly predicate?: (message: MailboxMessage) => boolean;
+  /** Only messages whose delivery is recorded (default true); see @vestibule/shared/testing. */
+  readonly delivered?: boolean;
 }
 
 /**
- * Polls the mailbox until a message to `to` (matching `predicate`, if given) is there and returns the newest such
- * message. Errors while polling (e.g. the email service still starting) are retried; on timeout it throws, naming the
- * last error if there was one.
+ * Polls the mailbox until a delivered message to `to` (matching `predicate`, if given) is there and returns the newest
+ * such message (see @vestibule/shared/testing's waitForMail).
  */
-export async function waitForMail(opts: WaitForMailOptions): Promise<MailboxMessage> {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const intervalMs = opts.intervalMs ?? 100;
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const found = (await listMailbox(opts)).find((m) => !opts.predicate || opts.predicate(m));
-      if (found) return found;
-      lastError = undefined;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() >= deadline) {
-      const why = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : "";
-      throw new Error(`no e-mail to ${opts.to}${opts.predicate ? " matching the predicate" : ""} arrived within ${timeoutMs} ms${why}`);
-    }
-    await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(0, deadline - Date.now()))));
-  }
+export function waitForMail(opts: WaitForMailOptions): Promise<MailboxMessage> {
+  const client = createServiceClient(MailboxService, { baseUrl: opts.baseUrl, caller: "deploy", secret: opts.secret });
+  return waitForMailIn(client, { ...opts, intervalMs: opts.intervalMs ?? 100 });
 }
 
-/** `?code=` (or `&code=`, `&amp;code=` in HTML) followed by exactly 45 code characters. */
-const CODE_IN_LINK = /[?&](?:amp;)?code=([0-9A-Za-z]{45})(?![0-9A-Za-z])/;
-
-/**
- * The 45-character one-time code of the `?code=` link in a message (verification, password reset, magic link),
- * from its text part, else its HTML. Throws when there is none.
- */
-export function extractCode(message: Pick<MailboxMessage, "text" | "html"> & Partial<Pick<MailboxMessage, "subject">>): string {
-  const match = CODE_IN_LINK.exec(message.text) ?? CODE_IN_LINK.exec(message.html);
-  if (!match) throw new Error(`no ?code= link with a 45-character code in the e-mail${message.subject ? ` "${message.subject}"` : ""}`);
-  return match[1]!;
-}
+export { extractCode };

@@ -70,6 +70,8 @@ export interface StackOptions {
    * requests: tests of read-your-writes use that to tell the gateway's own invalidation from an event's.
    */
   readonly gatewayEvents?: boolean;
+  /** More environment for every service and the gateway (e.g. `{ VESTIBULE_TEAMS_PERMISSIONS_RATE_LIMIT: "off" }`). */
+  readonly env?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -83,10 +85,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // A stack runs up to five processes' worth of pools in one test process, and test files run two at a time on
     // one Postgres (max_connections 100 by default): small pools keep a stack near 40 connections instead of 60.
     VESTIBULE_DB_POOL_SIZE: "4",
+    ...options.env,
   };
   const identity = await startService(identityService, { env, log });
   const identityUrl = `http://127.0.0.1:${identity.port}`;
   env.VESTIBULE_IDENTITY_URL = identityUrl;
+  // Before auth, which asks it who manages a team's API keys: the URL must be known when auth starts.
+  let teams: RunningService | undefined;
+  if (options.teams === true) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
+  }
   let auth: RunningService | undefined;
   let email: RunningService | undefined;
   if (options.auth) {
@@ -99,13 +110,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.vault) {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
-  }
-  let teams: RunningService | undefined;
-  if (options.teams === true) {
-    teams = await startService(teamsPermissionsService, { env, log });
-    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
-  } else {
-    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
   }
   const gatewayEnv = { ...env };
 

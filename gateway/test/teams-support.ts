@@ -1,3 +1,4 @@
+import { extractCode, waitForMail as waitForMailIn } from "@vestibule/shared/testing";
 import { randomBytes } from "node:crypto";
 import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
@@ -39,22 +40,11 @@ export async function eventually(fn: () => Promise<ApiResponse>, done: (res: Api
   }
 }
 
-/** The newest e-mail to `to` in the dev mailbox (the e-mail service's record), waiting for it to arrive. */
-export async function waitForMail(stack: Stack, to: string, predicate: (m: MailboxMessage) => boolean = () => true, timeoutMs = 10_000): Promise<MailboxMessage> {
+/** The newest e-mail to `to` in the dev mailbox (the e-mail service's record), waiting for its delivery. */
+export function waitForMail(stack: Stack, to: string, predicate?: (m: MailboxMessage) => boolean, timeoutMs?: number): Promise<MailboxMessage> {
   const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { messages } = await mailbox.listMailboxMessages({ to: to.toLowerCase() });
-    const found = messages.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return waitForMailIn(mailbox, { to, predicate, timeoutMs });
 }
 
 /** The 45-character code of a mail's `?code=` link. */
-export function codeOf(mail: MailboxMessage): string {
-  const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
-  if (!m) throw new Error(`no code in e-mail "${mail.subject}"`);
-  return m[1]!;
-}
+export const codeOf = (mail: MailboxMessage): string => extractCode(mail);

@@ -1,6 +1,7 @@
 /**
- * API keys, the data vault and TOTP multi-factor sign-in through the published Stack Auth SDK (@stackframe/js 2.8.41,
- * the contract's version, and the latest), pointed at Vestibule with nothing changed but its base URL and keys.
+ * User and team API keys, the data vault and TOTP multi-factor sign-in through the published Stack Auth SDK
+ * (@stackframe/js 2.8.41, the contract's version, and the latest), pointed at Vestibule with nothing changed but its
+ * base URL and keys. Team keys run against the real teams-permissions service.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { call, headersFor, startStack, type Stack } from "../support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ auth: true, vault: true });
+  stack = await startStack({ auth: true, vault: true, teams: true });
   const admin = headersFor(stack.demo, "admin");
   expect(
     (await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: admin, body: { config: { allow_user_api_keys: true, allow_team_api_keys: true } } })).status,
@@ -93,6 +94,49 @@ describe.each(sdks)("%s against Vestibule", (_name, sdk) => {
     const pub = await user.createApiKey({ description: "public", expiresAt: null as never, isPublic: true });
     expect((pub.value as unknown as string).startsWith("pk_")).toBe(true);
     expect((await serverApp().getUser({ apiKey: pub.value as unknown as string }))?.id).toBe(user.id);
+  });
+
+  it("team.createApiKey / listApiKeys / revoke, and the server validates team keys with getTeam({ apiKey })", async () => {
+    const app = clientApp();
+    expect((await app.signUpWithCredential({ email: email(), password: "correct horse 1", verificationCallbackUrl: callbackUrl, noRedirect: true })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    // The creator holds team_admin, which contains $manage_api_keys.
+    const team = await user.createTeam({ displayName: "Key Team" });
+    const created = await team.createApiKey({ description: "team deploy key", expiresAt: null as never });
+    const value = created.value as unknown as string;
+    expect(value).toMatch(/^sk_[0-9a-z]{45}[0-9a-f]{32}team1574ck4u7h[0-9a-f]{8}$/);
+    expect(created.description).toBe("team deploy key");
+    expect(created.isValid()).toBe(true);
+
+    const listed = await team.listApiKeys();
+    expect(listed.map((k) => k.id)).toEqual([created.id]);
+    expect(listed[0]!.value).toEqual({ lastFour: value.slice(-4) });
+
+    const server = serverApp();
+    expect((await server.getTeam({ apiKey: value }))?.id).toBe(team.id);
+    expect((await server.getTeam({ apiKey: value }))?.displayName).toBe("Key Team");
+    expect(await server.getTeam({ apiKey: `${value.slice(0, -1)}${value.endsWith("0") ? "1" : "0"}` })).toBeNull();
+    // A user key is not a team key.
+    const userKey = (await user.createApiKey({ description: "mine", expiresAt: null as never })).value as unknown as string;
+    expect(await serverApp().getTeam({ apiKey: userKey })).toBeNull();
+    // The server side sees the team's keys too.
+    const serverTeam = await server.getTeam(team.id);
+    expect((await serverTeam!.listApiKeys()).map((k) => k.id)).toEqual([created.id]);
+
+    await listed[0]!.revoke();
+    const after = await team.listApiKeys();
+    expect(after[0]!.isValid()).toBe(false);
+    expect(after[0]!.whyInvalid()).toBe("manually-revoked");
+    expect(await serverApp().getTeam({ apiKey: value })).toBeNull();
+
+    // A member without $manage_api_keys cannot see the team's keys.
+    const other = clientApp();
+    expect((await other.signUpWithCredential({ email: email(), password: "correct horse 2", verificationCallbackUrl: callbackUrl, noRedirect: true })).status).toBe("ok");
+    const otherUser = await other.getUser({ or: "throw" });
+    await serverTeam!.addUser(otherUser.id);
+    const theirView = await otherUser.getTeam(team.id);
+    expect(theirView?.id).toBe(team.id);
+    await expect(theirView!.listApiKeys()).rejects.toMatchObject({ errorCode: "API_KEY_NOT_FOUND" });
   });
 
   it("data vault: setValue / getValue round-trip through client-side encryption; a missing key gives null", async () => {

@@ -12,6 +12,7 @@ import type { Mailer } from "./mailer.ts";
 import { isPeerError, type IdentityClients } from "./peers.ts";
 import type { ProjectSettingsCache } from "./project-settings.ts";
 import { apiKeyStore, type ApiKeyRow } from "./store/api-key-store.ts";
+import { deletedTeamStore } from "./store/deleted-team-store.ts";
 
 /** Events about user and team API keys (stream of the `auth` producer). */
 export const ApiKeyEvents = {
@@ -22,19 +23,13 @@ export const ApiKeyEvents = {
 } as const;
 
 /**
- * Who is told when a secret scanner revokes a team's key: the team members allowed to manage its API keys. Teams
- * live in the teams-permissions service; `noTeamDirectory` knows no team, so such a revocation happens but nobody
- * is e-mailed (a warning is logged). Wire a directory backed by the teams service in its place.
+ * Who is told when a secret scanner revokes a team's key: the team members allowed to manage its API keys, with
+ * their e-mail addresses. Teams live in the teams-permissions service: `teamsServiceDirectory` (team-directory.ts)
+ * asks it, and decides who they are.
  */
 export interface TeamDirectory {
   apiKeyManagers(projectId: string, teamId: string): Promise<readonly { userId: string; email: string }[]>;
 }
-
-export const noTeamDirectory: TeamDirectory = {
-  async apiKeyManagers() {
-    return [];
-  },
-};
 
 interface CacheEntry {
   readonly row: ApiKeyRow | undefined;
@@ -153,6 +148,11 @@ export class ApiKeys {
     this.cache = new ApiKeyCheckCache((keyHash) => apiKeyStore.byHash(deps.pool, keyHash));
   }
 
+  /**
+   * A new key. Team keys are created under the team's lock and never for a team the teams-permissions service has
+   * deleted (TEAM_NOT_FOUND): a creation racing with the deletion either commits first, and the deletion then removes
+   * the key, or sees the deletion.
+   */
   async create(input: {
     projectId: string;
     kind: ApiKeyKind;
@@ -163,7 +163,7 @@ export class ApiKeys {
   }): Promise<CreatedApiKey> {
     const id = newId();
     const value = formatApiKey({ id, kind: input.kind, isPublic: input.isPublic, secret: randomCode(45) });
-    const row = await apiKeyStore.insert(this.deps.pool, {
+    const key = {
       id,
       projectId: input.projectId,
       type: input.kind,
@@ -173,6 +173,12 @@ export class ApiKeys {
       keyHash: hashSecret(value),
       lastFour: value.slice(-4),
       expiresAt: input.expiresAt,
+    };
+    if (input.kind === "user") return { row: await apiKeyStore.insert(this.deps.pool, key), value };
+    const row = await withTransaction(this.deps.pool, async (tx) => {
+      await deletedTeamStore.lock(tx, input.projectId, input.ownerId);
+      if (await deletedTeamStore.isDeleted(tx, input.projectId, input.ownerId)) throw knownError("TEAM_NOT_FOUND", { team_id: input.ownerId });
+      return apiKeyStore.insert(tx, key);
     });
     return { row, value };
   }
@@ -250,6 +256,17 @@ export class ApiKeys {
       revoked ? "leaked API key revoked at a secret scanner's report" : "leaked API key was revoked concurrently",
     );
     return revoked;
+  }
+
+  /**
+   * A team was deleted (teams_permissions.team.deleted.v1): in the caller's transaction its keys are deleted (one
+   * auth.api_key.deleted.v1 each, which drops them from every check cache) and the team is remembered as deleted, so
+   * that no key is created for it afterwards. Idempotent: a second run finds nothing left to delete.
+   */
+  async deleteTeamKeysIn(tx: PoolClient, projectId: string, teamId: string): Promise<string[]> {
+    await deletedTeamStore.lock(tx, projectId, teamId);
+    await deletedTeamStore.record(tx, projectId, teamId);
+    return this.deleteForOwnerIn(tx, projectId, "team", teamId);
   }
 
   /** Deletes an owner's keys inside the caller's transaction (the owner was deleted); one event per key. */

@@ -1,28 +1,13 @@
-import { int, oneOf, readConfig, type ConfigOf } from "@vestibule/shared/config";
+import { int, readConfig, type ConfigOf } from "@vestibule/shared/config";
+import { rateLimitConfigSpec } from "@vestibule/shared/rate-limit";
 
 /**
  * Settings of the auth service beyond the common ones (environment variables, read once at start).
- * Brute-force protection is on by default; windows are short and grow (see domain/backoff.ts).
+ * Brute-force protection (VESTIBULE_AUTH_RATE_LIMIT*) is on by default; windows are short and grow
+ * (@vestibule/shared/rate-limit).
  */
 export const authConfigSpec = {
-  rateLimitEnabled: oneOf("VESTIBULE_AUTH_RATE_LIMIT", "brute-force protection of sign-in and code checks", ["on", "off"], "on"),
-  accountThreshold: int("VESTIBULE_AUTH_RATE_LIMIT_ACCOUNT_FAILURES", "failures per account (project + e-mail + method) before the first block", {
-    default: 5,
-    min: 1,
-    max: 1000,
-  }),
-  ipThreshold: int("VESTIBULE_AUTH_RATE_LIMIT_IP_FAILURES", "failures per client IP before the first block", { default: 30, min: 1, max: 100_000 }),
-  baseSeconds: int("VESTIBULE_AUTH_RATE_LIMIT_BASE_SECONDS", "first block window in seconds; each further failure doubles it", {
-    default: 1,
-    min: 1,
-    max: 3600,
-  }),
-  maxSeconds: int("VESTIBULE_AUTH_RATE_LIMIT_MAX_SECONDS", "longest block window in seconds", { default: 60, min: 1, max: 86_400 }),
-  resetSeconds: int("VESTIBULE_AUTH_RATE_LIMIT_RESET_SECONDS", "failures are forgotten after this many seconds without one", {
-    default: 900,
-    min: 1,
-    max: 86_400 * 30,
-  }),
+  ...rateLimitConfigSpec("AUTH"),
   resetCodeMinMillis: int(
     "VESTIBULE_AUTH_RESET_CODE_MIN_MS",
     "minimum answer time of send-reset-code (with up to 50% jitter), so that it does not reveal whether the e-mail exists",

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "@vestibule/shared/service";
-import { attemptStore } from "./store/attempt-store.ts";
+import { attemptStore } from "@vestibule/shared/rate-limit";
 import { claimsStore } from "./store/claims-store.ts";
 import { codeStore } from "./store/code-store.ts";
 import { sessionStore } from "./store/session-store.ts";

@@ -3,7 +3,7 @@ import type { SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { knownError } from "@vestibule/shared/errors";
-import type { AttemptKeys } from "./rate-limiter.ts";
+import type { AttemptKeys } from "@vestibule/shared/rate-limit";
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
 import { requireSecondFactor } from "./second-factor.ts";

@@ -6,7 +6,7 @@ import { Mailer } from "./mailer.ts";
 import { PasswordHasher } from "./password-hasher.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { RateLimiter } from "@vestibule/shared/rate-limit";
 import { Sessions } from "./sessions.ts";
 import { SigningKeys } from "./signing-keys.ts";
 import { VerificationCodes } from "./verification-codes.ts";

@@ -3,7 +3,7 @@ import { knownError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { codeProblem, codeTail, DEFAULT_CODE_LIFETIME_MS, normalizeCode } from "./domain/codes.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
+import type { RateLimiter } from "@vestibule/shared/rate-limit";
 import { codeStore, type CodeRow } from "./store/code-store.ts";
 
 /** What a code is for; a code only works at the endpoints of its purpose. */

@@ -9,6 +9,7 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { emailService } from "@vestibule/email";
+import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { identityService } from "@vestibule/identity";
 import { createPool, type Pool } from "@vestibule/shared/db";
 import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
@@ -16,7 +17,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, extractCode, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { authService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
@@ -29,6 +30,8 @@ export interface AuthStack {
   readonly identity: RunningService;
   readonly auth: RunningService;
   readonly email: RunningService;
+  /** Present when started with `teams: true`. */
+  readonly teams?: RunningService;
   /** A pool on the auth schema, for asserting rows. */
   readonly authDb: Pool;
   readonly sessions: Client<typeof SessionService>;
@@ -48,9 +51,10 @@ export interface AuthStack {
 /**
  * The real identity, auth and e-mail services in this process on a fresh database (real gRPC over h2c, real
  * Postgres; the embedded Postgres event bus, or NATS JetStream with `natsUrl`). `authEnv` adds settings for the auth
- * service only.
+ * service only. With `teams` the teams-permissions service runs too (`teams` on the stack); without it the auth
+ * service's teams-permissions client points at a closed port, so nothing reaches a teams service running elsewhere.
  */
-export async function startAuthStack(authEnv: Record<string, string> = {}, opts: { natsUrl?: string } = {}): Promise<AuthStack> {
+export async function startAuthStack(authEnv: Record<string, string> = {}, opts: { natsUrl?: string; teams?: boolean } = {}): Promise<AuthStack> {
   const db = await createTestDatabase();
   const env: Record<string, string> = {
     ...(opts.natsUrl ? { NATS_URL: opts.natsUrl, VESTIBULE_EVENT_PREFIX: uniqueEventPrefix() } : {}),
@@ -67,6 +71,13 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
   env.VESTIBULE_IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
   const email = await startService(emailService, { env, log });
   env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
+  let teams: RunningService | undefined;
+  if (opts.teams) {
+    teams = await startService(teamsPermissionsService, { env, log });
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teams.port}`;
+  } else {
+    env.VESTIBULE_TEAMS_PERMISSIONS_URL = "http://127.0.0.1:1";
+  }
   const auth = await startService(authService, { env: { ...env, ...authEnv }, log });
   env.VESTIBULE_AUTH_URL = `http://127.0.0.1:${auth.port}`;
   const rpc = (baseUrl: string) => ({ baseUrl, caller: "test", secret: env.VESTIBULE_SERVICE_SECRET!, timeoutMs: 60_000 });
@@ -81,6 +92,7 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
     identity,
     auth,
     email,
+    teams,
     authDb,
     sessions: createServiceClient(SessionService, authRpc),
     passwords: createServiceClient(PasswordService, authRpc),
@@ -94,19 +106,13 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
       if (override) await projects.updateConfigOverride({ projectId: project!.id, configOverrideJson: JSON.stringify(override) });
       return project!.id;
     },
-    async waitForMail(to, predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { messages } = await mailbox.listMailboxMessages({ to, projectId: "", limit: 50 });
-        const found = messages.find((m) => !predicate || predicate(m));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+    waitForMail(to, predicate, timeoutMs) {
+      return waitForMail(mailbox, { to, predicate, timeoutMs });
     },
     async stop() {
       await authDb.end();
       await auth.stop();
+      await teams?.stop();
       await email.stop();
       await identity.stop();
       await db.drop();
@@ -133,11 +139,7 @@ export async function failure(p: Promise<unknown>): Promise<string> {
 }
 
 /** The code in an e-mail's link (`?code=<45>`). */
-export function codeFromMail(mail: MailboxMessage): string {
-  const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
-  if (!m) throw new Error(`no code in e-mail "${mail.subject}"`);
-  return m[1]!;
-}
+export const codeFromMail = (mail: MailboxMessage): string => extractCode(mail);
 
 /** Verifies an access token with the project's published JWKS (both audiences) the way a verifier would. */
 export async function verifyAccessToken(

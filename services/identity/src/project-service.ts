@@ -5,6 +5,7 @@ import { NotFoundError, ProjectService } from "@vestibule/proto/identity/v1/proj
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";
+import type { SecretBox } from "@vestibule/shared/secrets";
 import type { ServiceContext } from "@vestibule/shared/service";
 import {
   adminConfigFromRendered,
@@ -59,26 +60,29 @@ function checkOverride(override: ConfigOverride): void {
   if (problems.length > 0) throw statusError(400, `Invalid project configuration: ${problems.join("; ")}`);
 }
 
+/** The wire message of a stored project (also the payload of identity.project.* events). */
+export async function projectMessage(secrets: SecretBox, row: ProjectRow): Promise<Project> {
+  const override = await openSecrets(secrets, row.id, row.config_override);
+  const rendered = renderConfig(override);
+  return create(ProjectSchema, {
+    id: row.id,
+    displayName: row.display_name,
+    description: row.description,
+    logoUrl: row.logo_url ?? undefined,
+    fullLogoUrl: row.full_logo_url ?? undefined,
+    createdAtMillis: BigInt(row.created_at.getTime()),
+    isProductionMode: row.is_production_mode,
+    ownerTeamId: row.owner_team_id ?? undefined,
+    adminConfigJson: JSON.stringify(adminConfigFromRendered(rendered)),
+    renderedConfigJson: JSON.stringify(rendered),
+    version: BigInt(row.version),
+  });
+}
+
 export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof ProjectService> {
   const { pool, outbox, secrets } = ctx;
 
-  async function toMessage(row: ProjectRow): Promise<Project> {
-    const override = await openSecrets(secrets, row.id, row.config_override);
-    const rendered = renderConfig(override);
-    return create(ProjectSchema, {
-      id: row.id,
-      displayName: row.display_name,
-      description: row.description,
-      logoUrl: row.logo_url ?? undefined,
-      fullLogoUrl: row.full_logo_url ?? undefined,
-      createdAtMillis: BigInt(row.created_at.getTime()),
-      isProductionMode: row.is_production_mode,
-      ownerTeamId: row.owner_team_id ?? undefined,
-      adminConfigJson: JSON.stringify(adminConfigFromRendered(rendered)),
-      renderedConfigJson: JSON.stringify(rendered),
-      version: BigInt(row.version),
-    });
-  }
+  const toMessage = (row: ProjectRow): Promise<Project> => projectMessage(secrets, row);
 
   function notFound(projectId: string, kind: NotFoundError = NotFoundError.PROJECT_NOT_FOUND): never {
     if (kind === NotFoundError.CURRENT_PROJECT_NOT_FOUND) throw knownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });

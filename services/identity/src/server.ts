@@ -9,7 +9,7 @@ import { createApiKeySetService } from "./api-key-set-service.ts";
 import { createContactChannelService } from "./contact-channel-service.ts";
 import { createProjectService } from "./project-service.ts";
 import { createUserService } from "./user-service.ts";
-import { ensureInternalProject } from "./bootstrap.ts";
+import { applyInternalRbacSeed, ensureInternalProject } from "./bootstrap.ts";
 import { createSearchPools, type SearchPools } from "./store/search-pools.ts";
 import { startTeamEventConsumers } from "./team-events.ts";
 
@@ -35,6 +35,7 @@ export const identityService: ServiceDefinition = {
   },
   async start(ctx) {
     await ensureInternalProject(ctx);
+    await applyInternalRbacSeed(ctx);
     const pools = createSearchPools(ctx);
     searchPools.set(ctx, pools);
     const stopTeamEvents = await startTeamEventConsumers(ctx);

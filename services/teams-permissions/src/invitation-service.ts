@@ -27,13 +27,27 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
   /**
    * Finds the invitation of a code and checks it (not found, expired, used, too many attempts). Every attempt counts
    * against all codes sharing the last 39 characters, committed even when the check then fails.
+   *
+   * Guessing is also limited like the auth service's code checks (rt.limiter, shared by the replicas): an unknown
+   * code counts as a failure of the client IP and of the account, which is the signed-in user when there is one
+   * (details, accept) and otherwise the code's last 39 characters (check-code). A blocked IP or account gets the 429
+   * with Retry-After before the code is even looked up. A valid code does not reset the account's failures: one real
+   * invitation in hand must not buy more guesses; they are forgotten after the reset period instead.
    */
-  async function checkCode(projectId: string, input: string): Promise<InvitationRow> {
+  async function checkCode(projectId: string, input: string, ip: string, userId?: string): Promise<InvitationRow> {
     const code = normalizeCode(input);
-    if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    const account = userId || (code ? codeTail(code) : undefined);
+    const attempt = await rt.limiter.begin({ method: "code:team_invitation", projectId, account, ip: ip || undefined });
+    if (!code) {
+      await attempt.failure();
+      throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    }
     await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
     const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
-    if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    if (!row) {
+      await attempt.failure();
+      throw knownError("VERIFICATION_CODE_NOT_FOUND");
+    }
     const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
     if (problem) throw problem;
     return row;
@@ -129,13 +143,13 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
     },
 
     async checkTeamInvitationCode(req) {
-      await checkCode(req.projectId, req.code);
+      await checkCode(req.projectId, req.code, req.clientIp);
       return {};
     },
 
     async getTeamInvitationDetails(req) {
-      clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
-      const row = await checkCode(req.projectId, req.code);
+      const userId = clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
+      const row = await checkCode(req.projectId, req.code, req.clientIp, userId);
       const team = await teamOf(req.projectId, row);
       return { teamId: team.id, teamDisplayName: team.display_name };
     },
@@ -143,7 +157,7 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
     async acceptTeamInvitation(req) {
       const { projectId } = req;
       const userId = clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
-      const checked = await checkCode(projectId, req.code);
+      const checked = await checkCode(projectId, req.code, req.clientIp, userId);
       const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
       const joined = await withTransaction(pool, async (tx) => {
         // Locked and checked again: of two concurrent accepts only one passes.

@@ -1,4 +1,6 @@
+import { RateLimiter } from "@vestibule/shared/rate-limit";
 import type { ServiceContext } from "@vestibule/shared/service";
+import { readTeamsConfig } from "./config.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { PermissionChecker } from "./permission-checker.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
@@ -9,6 +11,8 @@ export interface TeamsRuntime {
   readonly identity: IdentityClients;
   readonly settings: ProjectSettingsCache;
   readonly checker: PermissionChecker;
+  /** Brute-force protection of invitation codes (per account and client IP, shared by the replicas). */
+  readonly limiter: RateLimiter;
 }
 
 const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
@@ -19,7 +23,8 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
   if (!rt) {
     const identity = createIdentityClients(ctx);
     const settings = new ProjectSettingsCache(identity);
-    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings) };
+    const limiter = new RateLimiter(ctx.pool, readTeamsConfig(ctx.env));
+    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter };
     runtimes.set(ctx, rt);
   }
   return rt;

@@ -17,7 +17,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { teamsPermissionsService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -50,9 +50,10 @@ export interface TeamsStack {
 
 /**
  * The real identity, e-mail and teams-permissions services in this process on a fresh database (real gRPC over h2c,
- * real Postgres; the embedded Postgres event bus, or NATS JetStream with `natsUrl` and a unique prefix).
+ * real Postgres; the embedded Postgres event bus, or NATS JetStream with `natsUrl` and a unique prefix). `teamsEnv`
+ * adds settings for the teams-permissions service only (e.g. VESTIBULE_TEAMS_PERMISSIONS_RATE_LIMIT).
  */
-export async function startTeamsStack(opts: { natsUrl?: string } = {}): Promise<TeamsStack> {
+export async function startTeamsStack(opts: { natsUrl?: string; teamsEnv?: Record<string, string> } = {}): Promise<TeamsStack> {
   const db = await createTestDatabase();
   const prefix = opts.natsUrl ? uniqueEventPrefix() : "";
   const env: Record<string, string> = {
@@ -67,7 +68,7 @@ export async function startTeamsStack(opts: { natsUrl?: string } = {}): Promise<
   env.VESTIBULE_IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
   const email = await startService(emailService, { env, log });
   env.VESTIBULE_EMAIL_URL = `http://127.0.0.1:${email.port}`;
-  const teamsService = await startService(teamsPermissionsService, { env, log });
+  const teamsService = await startService(teamsPermissionsService, { env: { ...env, ...opts.teamsEnv }, log });
   env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${teamsService.port}`;
   const rpc = (baseUrl: string) => ({ baseUrl, caller: "test", secret: env.VESTIBULE_SERVICE_SECRET!, timeoutMs: 60_000 });
   const teamsRpc = rpc(env.VESTIBULE_TEAMS_PERMISSIONS_URL);
@@ -108,15 +109,8 @@ export async function startTeamsStack(opts: { natsUrl?: string } = {}): Promise<
       });
       return user!.id;
     },
-    async waitForMail(to, predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { messages } = await mailbox.listMailboxMessages({ to, projectId: "", limit: 50 });
-        const found = messages.find((m) => !predicate || predicate(m));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+    waitForMail(to, predicate, timeoutMs) {
+      return waitForMail(mailbox, { to, predicate, timeoutMs });
     },
     async stop() {
       await teamsDb.end();

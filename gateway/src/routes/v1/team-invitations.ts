@@ -59,8 +59,8 @@ export const checkTeamInvitationCodeRoute = defineRoute({
   tags: ["Teams"],
   access: ANY,
   schemas: { body: Obj({ code: Code45 }) },
-  async handler({ auth, body, clients }) {
-    await clients.teamInvitations.checkTeamInvitationCode({ projectId: auth.projectId, code: body.code });
+  async handler({ auth, body, clients, clientIp }) {
+    await clients.teamInvitations.checkTeamInvitationCode({ projectId: auth.projectId, code: body.code, clientIp });
     return { json: { is_code_valid: true } };
   },
 });
@@ -73,8 +73,8 @@ export const teamInvitationDetailsRoute = defineRoute({
   access: ANY,
   user: "known-error",
   schemas: { body: Obj({ code: Code45 }) },
-  async handler({ auth, body, clients }) {
-    const res = await clients.teamInvitations.getTeamInvitationDetails({ projectId: auth.projectId, caller: callerOf(auth), code: body.code });
+  async handler({ auth, body, clients, clientIp }) {
+    const res = await clients.teamInvitations.getTeamInvitationDetails({ projectId: auth.projectId, caller: callerOf(auth), code: body.code, clientIp });
     return { json: { team_id: res.teamId, team_display_name: res.teamDisplayName } };
   },
 });
@@ -87,8 +87,8 @@ export const acceptTeamInvitationRoute = defineRoute({
   access: ANY,
   user: "known-error",
   schemas: { body: Obj({ code: Code45 }) },
-  async handler({ auth, body, clients }) {
-    await clients.teamInvitations.acceptTeamInvitation({ projectId: auth.projectId, caller: callerOf(auth), code: body.code });
+  async handler({ auth, body, clients, clientIp }) {
+    await clients.teamInvitations.acceptTeamInvitation({ projectId: auth.projectId, caller: callerOf(auth), code: body.code, clientIp });
     return { json: {} };
   },
 });

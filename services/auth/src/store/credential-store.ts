@@ -1,5 +1,5 @@
 import type { Queryable } from "@vestibule/shared/db";
-import { ATTEMPT_WAIT_SQL } from "./attempt-store.ts";
+import { ATTEMPT_WAIT_SQL } from "@vestibule/shared/rate-limit";
 
 /** `getManyWithAttempts` as one statement, prepared once per connection (it runs for every batch of password sign-ins). */
 const CREDENTIALS_WITH_ATTEMPTS = {

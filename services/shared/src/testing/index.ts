@@ -145,3 +145,5 @@ export class TcpProxy {
     this.server = undefined;
   }
 }
+
+export { extractCode, waitForMail, type MailboxLister, type WaitForMailOptions } from "./mailbox.ts";

@@ -1,6 +1,7 @@
 /**
  * Team API keys with a teams directory plugged into the gateway (the `TeamAccess` seam that the teams-permissions
- * service fills): what a member holding `$manage_api_keys` may do, what others may not, and server access.
+ * service fills): what a member holding `$manage_api_keys` may do, what others may not, and server access. The same
+ * rules against the real teams-permissions service: team-api-keys-teams-service.test.ts.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

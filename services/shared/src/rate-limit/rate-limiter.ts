@@ -1,9 +1,9 @@
-import type { Pool } from "@vestibule/shared/db";
-import { statusError } from "@vestibule/shared/errors";
-import { hashSecret } from "@vestibule/shared/secrets";
-import type { AuthConfig } from "./config.ts";
-import { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./domain/backoff.ts";
-import { attemptStore } from "./store/attempt-store.ts";
+import type { Pool } from "../db/index.ts";
+import { statusError } from "../errors/index.ts";
+import { hashSecret } from "../secrets/index.ts";
+import { attemptStore } from "./attempt-store.ts";
+import { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
+import type { RateLimitSettings } from "./config.ts";
 
 /**
  * What an attempt is counted against:
@@ -49,7 +49,7 @@ export class RateLimiter {
 
   constructor(
     private readonly pool: Pool,
-    private readonly config: AuthConfig,
+    private readonly config: RateLimitSettings,
   ) {
     this.account = { threshold: config.accountThreshold, baseSeconds: config.baseSeconds, maxSeconds: config.maxSeconds };
     this.ip = { threshold: config.ipThreshold, baseSeconds: config.baseSeconds, maxSeconds: config.maxSeconds };

@@ -1,12 +1,16 @@
-import type { Queryable } from "@vestibule/shared/db";
+import type { Queryable } from "../db/index.ts";
 
 /**
- * Seconds an `attempt_counters` row is still blocked for (0 = not blocked), on the database clock. Shared with
- * queries that read counters together with other data (credential-store's `getManyWithAttempts`).
+ * Seconds an `attempt_counters` row is still blocked for (0 = not blocked), on the database clock. For services'
+ * queries that read counters together with other data (the auth service's credential-store).
  */
 export const ATTEMPT_WAIT_SQL = "GREATEST(0, COALESCE(ceil(extract(epoch FROM blocked_until - now())), 0))::int";
 
-/** The only SQL about brute-force attempt counters. Keys are already hashed by the caller. */
+/**
+ * The only SQL about brute-force attempt counters, on the `attempt_counters` table of the calling pool's schema
+ * (each service using RateLimiter creates it in a migration of its own; see index.ts). Keys are already hashed by
+ * the caller.
+ */
 export const attemptStore = {
   /**
    * For each of `keys` that has a counter: whether it has failures and how many seconds it is still blocked for

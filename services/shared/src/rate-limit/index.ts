@@ -1,0 +1,19 @@
+/**
+ * Brute-force protection for any service that checks guessable secrets (passwords, one-time codes): failure
+ * counters per account and per client IP, shared by every replica through the service's own PostgreSQL schema, and
+ * a 429 "Too many attempts. Please wait N seconds and try again." with `retryAfterSeconds` (Retry-After) once a
+ * key is blocked. No domain knowledge: the caller names the method, the project and the account.
+ *
+ * A service using it creates this table in a migration of its own schema (the store reads the pool's schema):
+ *
+ *   CREATE TABLE attempt_counters (
+ *     key text PRIMARY KEY, failures integer NOT NULL, last_failure_at timestamptz NOT NULL, blocked_until timestamptz
+ *   );
+ *   CREATE INDEX attempt_counters_last_failure_at ON attempt_counters (last_failure_at);
+ *
+ * and removes idle counters now and then (`attemptStore.deleteStale`).
+ */
+export { RateLimiter, type Attempt, type AttemptKeys, type AttemptSubject } from "./rate-limiter.ts";
+export { rateLimitConfigSpec, type RateLimitSettings } from "./config.ts";
+export { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
+export { attemptStore, ATTEMPT_WAIT_SQL } from "./attempt-store.ts";
