@@ -18,6 +18,7 @@ import { stopOrphans } from "./orphans.ts";
 import { checkoutRoot, inCheckout } from "./paths.ts";
 import { DEFAULT_PORTS, PROCESS_NAMES, SERVICE_NAMES, entryOf, startPlatform, type Platform } from "./platform.ts";
 import type { LogLevelName } from "./logs.ts";
+import { withoutCredentials } from "@vestibule/shared/log";
 
 const t0 = Date.now();
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
   }
 
   let databaseUrl = env.DATABASE_URL;
-  let databaseLabel = databaseUrl ? databaseUrl.replace(/\/\/([^:/@]+):[^@/]*@/, "//$1:***@") : "";
+  let databaseLabel = databaseUrl ? withoutCredentials(databaseUrl) : "";
   if (!databaseUrl) {
     say("DATABASE_URL is unset: starting embedded Postgres");
     database = await startEmbeddedPostgres({ onInfo: (m) => say(`postgres: ${m}`) });
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   if (shuttingDown) return;
 
   const natsUrl = env.NATS_URL || undefined;
-  say(`starting ${SERVICE_NAMES.length} services and the gateway${natsUrl ? ` (events on NATS ${natsUrl})` : ""}`);
+  say(`starting ${SERVICE_NAMES.length} services and the gateway${natsUrl ? ` (events on NATS ${withoutCredentials(natsUrl)})` : ""}`);
   platform = await startPlatform({
     databaseUrl,
     natsUrl,
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
       : []),
     `  Services      ${serviceList} ${dim("(gRPC/Connect, h2c)")}`,
     `  Database      ${databaseLabel}`,
-    `  Events        ${natsUrl ? `NATS JetStream ${natsUrl}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,
+    `  Events        ${natsUrl ? `NATS JetStream ${withoutCredentials(natsUrl)}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,
     "",
     ...printKeys("internal", projects.internal),
     ...printKeys("demo", demo),

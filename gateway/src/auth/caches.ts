@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Project } from "@vestibule/proto/identity/v1/project";
 import { ProjectKeyType } from "@vestibule/proto/identity/v1/api_key_service";
 import { NotFoundError } from "@vestibule/proto/identity/v1/project_service";
+import { LoadingCache } from "@vestibule/shared/cache";
 import { KnownError, fromConnectError } from "@vestibule/shared/errors";
 import type { ServiceClients } from "../clients.ts";
 
@@ -14,45 +15,26 @@ export interface CachedProject {
   readonly renderedConfig: Record<string, unknown>;
 }
 
-interface Entry<T> {
-  readonly value: T;
-  readonly expiresAt: number;
-}
-
 /**
  * Projects by id, so authenticating a request costs no RPC when nothing changed. Entries are dropped by the
  * identity.project.* events (every gateway replica receives them) and, as a safety net for missed events, after
  * `ttlMs`. Unknown projects are remembered briefly (`negativeTtlMs`) so a stream of requests for a wrong id does not
  * become a stream of RPCs. Concurrent misses for one id share one RPC; a fetch that raced with an invalidation is
- * not stored.
+ * not stored (LoadingCache).
  */
 export class ProjectCache {
-  private readonly entries = new Map<string, Entry<CachedProject | null>>();
-  private readonly loading = new Map<string, Promise<CachedProject | null>>();
-  private readonly generations = new Map<string, number>();
+  private readonly cache: LoadingCache<CachedProject | null>;
 
   constructor(
     private readonly clients: Pick<ServiceClients, "projects">,
-    private readonly ttlMs = 5 * 60_000,
-    private readonly negativeTtlMs = 5_000,
-  ) {}
+    ttlMs = 5 * 60_000,
+    negativeTtlMs = 5_000,
+  ) {
+    this.cache = new LoadingCache((projectId) => this.load(projectId), { ttlMs, ttlFor: (p) => (p ? ttlMs : negativeTtlMs) });
+  }
 
-  async get(projectId: string): Promise<CachedProject | null> {
-    const hit = this.entries.get(projectId);
-    if (hit && hit.expiresAt > Date.now()) return hit.value;
-    let p = this.loading.get(projectId);
-    if (!p) {
-      const generation = this.generations.get(projectId) ?? 0;
-      p = this.load(projectId).then((value) => {
-        if ((this.generations.get(projectId) ?? 0) === generation) {
-          this.entries.set(projectId, { value, expiresAt: Date.now() + (value ? this.ttlMs : this.negativeTtlMs) });
-        }
-        return value;
-      });
-      p.finally(() => this.loading.delete(projectId)).catch(() => {});
-      this.loading.set(projectId, p);
-    }
-    return p;
+  get(projectId: string): Promise<CachedProject | null> {
+    return this.cache.get(projectId);
   }
 
   private async load(projectId: string): Promise<CachedProject | null> {
@@ -68,24 +50,17 @@ export class ProjectCache {
 
   /** Stores a project received in an event or an RPC answer (newer versions only). */
   put(project: Project): void {
-    const current = this.entries.get(project.id)?.value;
+    const current = this.cache.peek(project.id);
     if (current && current.project.version > project.version) return;
-    this.bump(project.id);
-    this.entries.set(project.id, { value: toCached(project), expiresAt: Date.now() + this.ttlMs });
+    this.cache.set(project.id, toCached(project));
   }
 
   invalidate(projectId: string): void {
-    this.bump(projectId);
-    this.entries.delete(projectId);
+    this.cache.invalidate(projectId);
   }
 
   clear(): void {
-    for (const id of this.entries.keys()) this.bump(id);
-    this.entries.clear();
-  }
-
-  private bump(id: string): void {
-    this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
+    this.cache.clear();
   }
 }
 
@@ -109,48 +84,37 @@ const KEY_TYPES: Record<KeyKind, ProjectKeyType> = {
  * Answers "is this key valid for this project" from memory after the first check. Keyed by a hash of the key (the
  * key itself is not kept). A valid answer lasts until the key's own expiry or `ttlMs`; an invalid one `negativeTtlMs`.
  * identity.api_key_set.* events drop every answer of that project on every replica, so a revoked key stops working
- * as soon as the event arrives.
+ * as soon as the event arrives (a check that raced with the event is not kept: LoadingCache).
  */
 export class KeyCache {
-  private readonly entries = new Map<string, { valid: boolean; expiresAt: number; projectId: string }>();
-  private readonly loading = new Map<string, Promise<boolean>>();
-  private readonly generations = new Map<string, number>();
+  private readonly cache: LoadingCache<{ valid: boolean; expiresAtMillis: number }>;
 
   constructor(
     private readonly clients: Pick<ServiceClients, "apiKeySets">,
-    private readonly ttlMs = 5 * 60_000,
-    private readonly negativeTtlMs = 5_000,
-  ) {}
+    ttlMs = 5 * 60_000,
+    negativeTtlMs = 5_000,
+  ) {
+    this.cache = new LoadingCache(() => Promise.reject(new Error("KeyCache loads with the key at hand")), {
+      ttlMs,
+      ttlFor: (r) => (r.valid ? Math.min(ttlMs, (r.expiresAtMillis || Infinity) - Date.now()) : negativeTtlMs),
+    });
+  }
 
   async check(projectId: string, kind: KeyKind, key: string): Promise<boolean> {
     const id = `${projectId}|${kind}|${createHash("sha256").update(key).digest("base64url")}`;
-    const hit = this.entries.get(id);
-    const now = Date.now();
-    if (hit && hit.expiresAt > now) return hit.valid;
-    let p = this.loading.get(id);
-    if (!p) {
-      const generation = this.generations.get(projectId) ?? 0;
-      p = this.clients.apiKeySets.checkProjectKey({ projectId, keyType: KEY_TYPES[kind], key }).then((res) => {
-        if ((this.generations.get(projectId) ?? 0) === generation) {
-          const keyExpiry = Number(res.expiresAtMillis) || Infinity;
-          const expiresAt = res.valid ? Math.min(Date.now() + this.ttlMs, keyExpiry) : Date.now() + this.negativeTtlMs;
-          this.entries.set(id, { valid: res.valid, expiresAt, projectId });
-        }
-        return res.valid;
-      });
-      p.finally(() => this.loading.delete(id)).catch(() => {});
-      this.loading.set(id, p);
-    }
-    return p;
+    return (await this.cache.get(id, () => this.load(projectId, kind, key))).valid;
+  }
+
+  private async load(projectId: string, kind: KeyKind, key: string): Promise<{ valid: boolean; expiresAtMillis: number }> {
+    const res = await this.clients.apiKeySets.checkProjectKey({ projectId, keyType: KEY_TYPES[kind], key });
+    return { valid: res.valid, expiresAtMillis: Number(res.expiresAtMillis) };
   }
 
   invalidateProject(projectId: string): void {
-    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-    for (const [k, v] of this.entries) if (v.projectId === projectId) this.entries.delete(k);
+    this.cache.invalidateWhere((id) => id.startsWith(`${projectId}|`));
   }
 
   clear(): void {
-    for (const v of this.entries.values()) this.generations.set(v.projectId, (this.generations.get(v.projectId) ?? 0) + 1);
-    this.entries.clear();
+    this.cache.clear();
   }
 }

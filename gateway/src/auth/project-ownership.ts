@@ -1,4 +1,5 @@
 import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
+import { LoadingCache } from "@vestibule/shared/cache";
 import type { ServiceClients } from "../clients.ts";
 import type { ProjectCache } from "./caches.ts";
 import type { ProjectOwnership } from "./request-auth.ts";
@@ -17,44 +18,26 @@ export async function ownerTeamIds(clients: Pick<ServiceClients, "teams">, inter
  * soon as the event arrives.
  */
 export class OwnerTeamCache {
-  private readonly entries = new Map<string, { teamIds: ReadonlySet<string>; expiresAt: number }>();
-  private readonly loading = new Map<string, Promise<ReadonlySet<string>>>();
-  private readonly generations = new Map<string, number>();
+  private readonly cache: LoadingCache<ReadonlySet<string>>;
 
   constructor(
     private readonly clients: Pick<ServiceClients, "teams">,
-    private readonly ttlMs = 60_000,
-    private readonly maxEntries = 50_000,
-  ) {}
+    ttlMs = 60_000,
+    maxEntries = 50_000,
+  ) {
+    this.cache = new LoadingCache<ReadonlySet<string>>(async (userId) => new Set(await ownerTeamIds(this.clients, userId)), { ttlMs, maxEntries });
+  }
 
-  async teamIdsOf(userId: string): Promise<ReadonlySet<string>> {
-    const hit = this.entries.get(userId);
-    if (hit && hit.expiresAt > Date.now()) return hit.teamIds;
-    let p = this.loading.get(userId);
-    if (!p) {
-      const generation = this.generations.get(userId) ?? 0;
-      p = ownerTeamIds(this.clients, userId).then((ids) => {
-        const teamIds = new Set(ids);
-        if ((this.generations.get(userId) ?? 0) === generation) {
-          if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-          this.entries.set(userId, { teamIds, expiresAt: Date.now() + this.ttlMs });
-        }
-        return teamIds;
-      });
-      p.finally(() => this.loading.delete(userId)).catch(() => {});
-      this.loading.set(userId, p);
-    }
-    return p;
+  teamIdsOf(userId: string): Promise<ReadonlySet<string>> {
+    return this.cache.get(userId);
   }
 
   invalidateUser(userId: string): void {
-    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
-    this.entries.delete(userId);
+    this.cache.invalidate(userId);
   }
 
   clear(): void {
-    for (const id of new Set([...this.entries.keys(), ...this.loading.keys()])) this.invalidateUser(id);
-    this.entries.clear();
+    this.cache.clear();
   }
 
   /** The ProjectOwnership hook of request authentication. */

@@ -1,8 +1,15 @@
 /**
  * A stolen database dump reveals no secret: a test database is populated through the public API and the published
  * SDK (passwords, sessions, user API keys, a TOTP-protected user, a pending CLI login, data-vault values, the
- * project's own keys), dumped with `pg_dump` (every schema, data included), and the dump is searched for every known
- * secret in every usual encoding. None may appear.
+ * project's own keys, its SMTP password and OAuth client secret, and the one-time codes of pending e-mail
+ * verification, password reset, magic link and team invitation e-mails), dumped with `pg_dump` (every schema, data
+ * included: the services' outboxes and the embedded event bus's log hold every event written during the test), and
+ * the dump is searched for every known secret in plain text, hex (how bytea columns are dumped), base64 and base64url.
+ * None may appear.
+ *
+ * One table is left out of the search on purpose: `email.dev_mailbox_messages`, the development-only dev mailbox. It
+ * is where the e-mails are delivered (the recipients' inbox, not the platform's data) and exists only in development
+ * mode. The test checks that the codes are there, which also shows that the search finds them where they are.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,11 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "otplib";
 import { StackServerApp } from "@stackframe/js";
 import { createPool } from "@vestibule/shared/db";
+import { emailRuntime } from "../../../services/email/src/runtime.ts";
 import { call, headersFor, startStack, type Stack } from "../support.ts";
+import { codeOf, waitForMail } from "../teams-support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ auth: true, vault: true });
+  stack = await startStack({ auth: true, vault: true, teams: true });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -58,6 +67,36 @@ async function pgDump(url: string): Promise<string> {
   }
 }
 
+/**
+ * Where `secret` may appear in a dump besides in plain text: its UTF-8 bytes as hex (bytea columns, e.g. an outbox
+ * envelope holding it in a protobuf string field), and as base64 and base64url. A base64 encoding depends on where
+ * the secret starts within the encoded value, so each of the three alignments is tried, keeping only the characters
+ * that encode the secret's bytes alone.
+ */
+function encodings(secret: string): { encoding: string; value: string }[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const out = [
+    { encoding: "plain", value: secret },
+    { encoding: "hex", value: bytes.toString("hex") },
+  ];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const inner = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+    out.push({ encoding: `base64 (offset ${offset})`, value: inner });
+    out.push({ encoding: `base64url (offset ${offset})`, value: inner.replace(/\+/g, "-").replace(/\//g, "_") });
+  }
+  return out;
+}
+
+/** The dump without the data section of one table (`COPY <table> ... ;` up to its `\.` terminator). */
+function withoutTableData(dump: string, table: string): { rest: string; section: string } {
+  const start = dump.indexOf(`COPY ${table} `);
+  if (start < 0) return { rest: dump, section: "" };
+  const terminator = dump.indexOf("\n\\.\n", start);
+  const end = terminator < 0 ? dump.length : terminator + 4;
+  return { rest: dump.slice(0, start) + dump.slice(end), section: dump.slice(start, end) };
+}
+
 async function sqlDump(url: string): Promise<string> {
   const pool = createPool({ connectionString: url, schema: "public", max: 1 });
   try {
@@ -70,6 +109,7 @@ async function sqlDump(url: string): Promise<string> {
       out.push(`COPY ${t.schema}.${t.name} (dump)`);
       const { rows } = await pool.query<{ row: string }>(`SELECT row_to_json(x)::text AS row FROM "${t.schema}"."${t.name}" x`);
       for (const r of rows) out.push(r.row);
+      out.push("\\.");
     }
     return out.join("\n");
   } finally {
@@ -78,15 +118,35 @@ async function sqlDump(url: string): Promise<string> {
 }
 
 describe("a stolen database dump", () => {
-  it("contains no API key, refresh token, TOTP secret, password or vault plaintext", async () => {
+  it("contains no API key, refresh token, TOTP secret, password, SMTP or OAuth secret, one-time code or vault plaintext", async () => {
     const admin = headersFor(stack.demo, "admin");
     const client = headersFor(stack.demo, "client");
-    await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: admin, body: { config: { allow_user_api_keys: true } } });
+    const secrets: Record<string, string> = {};
+
+    // The project's own SMTP server (the dev mailbox, which takes any login, so the e-mails below travel through it)
+    // and a standard OAuth provider, with known secrets.
+    const smtpPassword = `smtp-${randomBytes(12).toString("hex")}`;
+    const oauthClientSecret = `oauth-${randomBytes(12).toString("hex")}`;
+    const devMailbox = emailRuntime(stack.email!.ctx).shared!.target;
+    const configured = await call(stack, "PATCH", "/api/v1/internal/projects/current", {
+      headers: admin,
+      body: {
+        config: {
+          allow_user_api_keys: true,
+          email_config: { type: "standard", host: devMailbox.host, port: devMailbox.port, username: "dump", password: smtpPassword, sender_name: "Dump", sender_email: "noreply@dump.example" },
+          oauth_providers: [{ id: "github", type: "standard", client_id: "dump-client-id", client_secret: oauthClientSecret }],
+        },
+      },
+    });
+    expect(configured.status).toBe(200);
+    expect(configured.json.config.email_config.password).toBe(smtpPassword);
+    expect(configured.json.config.oauth_providers[0].client_secret).toBe(oauthClientSecret);
+    secrets["SMTP password"] = smtpPassword;
+    secrets["OAuth client secret"] = oauthClientSecret;
     await call(stack, "PATCH", "/api/v1/internal/config/override", {
       headers: admin,
       body: { config_override_string: JSON.stringify({ "dataVault.stores.dump": { displayName: "Dump test" } }) },
     });
-    const secrets: Record<string, string> = {};
 
     // A user with a password, sessions and API keys.
     const password = `pw-${randomBytes(12).toString("hex")}`;
@@ -98,6 +158,9 @@ describe("a stolen database dump", () => {
     expect(up.status).toBe(200);
     secrets.password = password;
     secrets["refresh token (sign-up)"] = up.json.refresh_token;
+    const verification = await waitForMail(stack, email, (m) => m.template === "email_verification");
+    expect(verification.from).toContain("noreply@dump.example");
+    secrets["e-mail verification code"] = codeOf(verification);
     const me = { ...client, "x-stack-access-token": up.json.access_token };
     for (const isPublic of [false, true]) {
       const key = await call(stack, "POST", "/api/v1/user-api-keys", { headers: me, body: { user_id: "me", description: "dumped", expires_at_millis: null, is_public: isPublic } });
@@ -122,6 +185,7 @@ describe("a stolen database dump", () => {
       body: { type: "totp", totp: await generate({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) }), code: attempt.json.details.attempt_code },
     });
     expect(mfa.status).toBe(200);
+    secrets["MFA attempt code"] = attempt.json.details.attempt_code;
     secrets["refresh token (MFA sign-in)"] = mfa.json.refresh_token;
 
     // A CLI login completed by the browser but not collected yet: its refresh token waits in the database.
@@ -152,25 +216,72 @@ describe("a stolen database dump", () => {
     secrets["vault hashed key as sent"] = wireKey;
     secrets["vault encrypted value as sent"] = wireValue;
 
+    // Pending one-time codes of e-mails: a password reset, a magic link and a team invitation.
+    expect((await call(stack, "POST", "/api/v1/auth/password/send-reset-code", { headers: client, body: { email, callback_url: "http://localhost:3000/handler/password-reset" } })).status).toBe(200);
+    secrets["password reset code"] = codeOf(await waitForMail(stack, email, (m) => m.template === "password_reset"));
+    const otpEmail = `dump-otp-${randomBytes(4).toString("hex")}@example.com`;
+    const otp = await call(stack, "POST", "/api/v1/auth/otp/send-sign-in-code", { headers: client, body: { email: otpEmail, callback_url: "http://localhost:3000/handler/magic-link-callback" } });
+    expect(otp.status).toBe(200);
+    secrets["magic link code"] = codeOf(await waitForMail(stack, otpEmail, (m) => m.template === "magic_link"));
+    // The 6-character OTP the e-mail shows is the code's head; on its own (without this nonce, which only the
+    // requesting client holds and the database keeps only hashed) it signs nobody in. The e-mail log keeps it in the
+    // subject ("Your code is …"), as GET /internal/emails shows it to admins.
+    secrets["magic link nonce"] = otp.json.nonce;
+    const team = await call(stack, "POST", "/api/v1/teams", { headers: me, body: { display_name: "Dump Team" } });
+    expect(team.status).toBe(201);
+    const invitee = `dump-invitee-${randomBytes(4).toString("hex")}@example.com`;
+    const invited = await call(stack, "POST", "/api/v1/team-invitations/send-code", { headers: me, body: { team_id: team.json.id, email: invitee, callback_url: "http://localhost:3000/handler/team-invitation" } });
+    expect(invited.status).toBe(200);
+    secrets["team invitation code"] = codeOf(await waitForMail(stack, invitee, (m) => m.template === "team_invitation"));
+    const mailedCodes = ["e-mail verification code", "password reset code", "magic link code", "team invitation code"];
+
     // The project's own keys.
     secrets["publishable client key"] = stack.demo.publishableClientKey;
     secrets["secret server key"] = stack.demo.secretServerKey;
     secrets["super secret admin key"] = stack.demo.superSecretAdminKey;
 
-    const dump = await pgDump(stack.db.url);
-    // The dump is real: it has the tables and rows these secrets live in.
-    for (const table of ["auth.api_keys", "auth.sessions", "auth.totp_credentials", "auth.cli_logins", "vault.entries", "vault.project_keys", "identity.users"]) {
-      expect(dump).toContain(`COPY ${table} `);
+    const full = await pgDump(stack.db.url);
+    // The dump is real: it has the tables and rows these secrets live in, the events that carried them included.
+    for (const table of [
+      "auth.api_keys",
+      "auth.sessions",
+      "auth.totp_credentials",
+      "auth.cli_logins",
+      "auth.verification_codes",
+      "teams_permissions.team_invitations",
+      "vault.entries",
+      "vault.project_keys",
+      "identity.users",
+      "identity.projects",
+      "email.emails",
+      "identity.outbox",
+      "auth.outbox",
+      "teams_permissions.outbox",
+      "vestibule_bus.events",
+    ]) {
+      expect(full).toContain(`COPY ${table} `);
     }
-    expect(dump).toContain(email);
+    expect(full).toContain(email);
+    for (const outbox of ["identity", "auth", "teams_permissions"]) {
+      const section = withoutTableData(full, `${outbox}.outbox`).section;
+      const subject = outbox === "identity" ? "identity.project.updated.v1" : `${outbox}.email.requested.v1`;
+      expect(section, `${outbox}.outbox holds its ${subject} events`).toContain(subject);
+    }
+    // The dev mailbox (development only) holds the delivered e-mails: the codes are there, and only there.
+    const { rest: dump, section: mailbox } = withoutTableData(full, "email.dev_mailbox_messages");
+    for (const name of mailedCodes) expect(mailbox, `the dev mailbox holds the ${name}`).toContain(secrets[name]);
 
     // The CLI's refresh token, collected only now, was in the database (encrypted) when the dump was taken.
     const poll = await call(stack, "POST", "/api/v1/auth/cli/poll", { headers: client, body: { polling_code: cli.json.polling_code } });
     expect(poll.status).toBe(201);
     secrets["CLI refresh token (pending at dump time)"] = poll.json.refresh_token;
 
-    const found = Object.entries(secrets).filter(([, value]) => dump.includes(value));
-    expect(found.map(([name]) => name)).toEqual([]);
-    expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(20);
+    const found = Object.entries(secrets).flatMap(([name, secret]) =>
+      encodings(secret)
+        .filter(({ value }) => dump.includes(value))
+        .map(({ encoding }) => `${name} (${encoding})`),
+    );
+    expect(found).toEqual([]);
+    expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(28);
   });
 });

@@ -13,6 +13,7 @@ interface LocationLike {
 const g = globalThis as unknown as {
   window?: {
     location: LocationLike;
+    sessionStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem?(k: string): void };
     history?: { replaceState(data: unknown, unused: string, url?: string): void };
     alert?: (message: string) => void;
   };
@@ -41,9 +42,10 @@ export function browserAlert(message: string): void {
   g.window?.alert?.(message);
 }
 
-export function sessionStorageOrNull(): NonNullable<typeof g.sessionStorage> | null {
+/** The page's session storage (`window.sessionStorage`, else a global one), or null outside a browser. */
+export function sessionStorageOrNull(): { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem?(k: string): void } | null {
   try {
-    return g.sessionStorage ?? null;
+    return g.window?.sessionStorage ?? g.sessionStorage ?? null;
   } catch {
     return null; // storage disabled by the browser
   }

@@ -5,8 +5,9 @@
  * Decisions where the spec and contract are silent:
  *  - `tokenStore` defaults to "cookie" in a browser and "memory" elsewhere.
  *  - Redirects with redirectMethod "window" outside a browser do nothing (there is nowhere to navigate).
- *  - A multi-factor-required sign-in outside a browser (no session storage, no mfa page) is returned as the
- *    `MultiFactorAuthenticationRequired` error result, so server code can run the MFA step itself.
+ *  - A multi-factor-required sign-in is returned as the `MultiFactorAuthenticationRequired` error result (after
+ *    storing the attempt code and going to the mfa page where there is a page session storage), so server code
+ *    without session storage can run the MFA step itself.
  *  - Reads go through per-resource caches (see @vestibule/sdk-core AsyncCache); writes update or refresh them, so an
  *    `await user.update(...)` is visible to the next `getUser()` and to subscribed React hooks.
  */
@@ -440,7 +441,7 @@ export class StackClientApp {
     Result<undefined, KnownErrorOfName<"VerificationCodeError"> | KnownErrorOfName<"InvalidTotpCode"> | KnownErrorOfName<"MultiFactorAuthenticationRequired">>
   > {
     const result = await this.signInWithCode("/auth/mfa/sign-in", { type: "totp", totp: otp, code }, options);
-    if (result.status === "ok") sessionStorageOrNull()?.removeItem(MFA_ATTEMPT_CODE_STORAGE_KEY);
+    if (result.status === "ok") sessionStorageOrNull()?.removeItem?.(MFA_ATTEMPT_CODE_STORAGE_KEY);
     return result;
   }
 
@@ -462,14 +463,16 @@ export class StackClientApp {
   }
 
   /**
-   * A multi-factor-required error: the attempt code goes to session storage and the browser to the mfa page. Outside
-   * a browser the error is handed back as a result.
+   * A multi-factor-required error: where there is a page session storage (a browser), the attempt code goes there and
+   * the page to the mfa page (which reads it back), as the published SDK does. Either way the error is handed back as
+   * a result (the published SDK throws after redirecting instead), so server code without session storage can run the
+   * MFA step itself with `details.attempt_code`.
    */
   private async handleMfaRequired(err: unknown): Promise<KnownErrorOfName<"MultiFactorAuthenticationRequired"> | null> {
     if (!KnownErrors.MultiFactorAuthenticationRequired.isInstance(err)) return null;
     const storage = sessionStorageOrNull();
     const attemptCode = (err.details as { attempt_code?: string } | undefined)?.attempt_code;
-    if (storage && attemptCode && isBrowser()) {
+    if (storage && attemptCode) {
       storage.setItem(MFA_ATTEMPT_CODE_STORAGE_KEY, attemptCode);
       await this.redirectTo(this.urls.mfa, { replace: true });
     }
@@ -883,6 +886,8 @@ export class StackClientApp {
     await Promise.all([
       this.caches.currentUser.refresh([session]).catch(() => {}),
       this.caches.teams.getIfCached([session]) ? this.caches.teams.refresh([session]).catch(() => {}) : undefined,
+      // e.g. a verified e-mail changes the channel's isVerified, a new primary e-mail both lists
+      this.caches.contactChannels.getIfCached([session]) ? this.caches.contactChannels.refresh([session]).catch(() => {}) : undefined,
     ]);
   }
 
@@ -1020,7 +1025,8 @@ export class StackClientApp {
           body: { user_id: "me", value: data.value, type: data.type, used_for_auth: data.usedForAuth, is_primary: data.isPrimary },
           session,
         });
-        await app.caches.contactChannels.refresh([session]).catch(() => {});
+        // A new primary channel changes the user's primary e-mail too.
+        await app.refreshUserCaches(session);
         return app.contactChannelFrom(session, created, "me");
       },
       async listNotificationCategories() {
@@ -1156,7 +1162,8 @@ export class StackClientApp {
             body: { display_name: u.displayName, profile_image_url: u.profileImageUrl, client_metadata: u.clientMetadata },
             session,
           });
-          if (session) await app.caches.teams.refresh([session]).catch(() => {});
+          // The team list and the user's selected team (part of the user) both show the change.
+          if (session) await Promise.all([app.caches.teams.refresh([session]).catch(() => {}), app.caches.currentUser.refresh([session]).catch(() => {})]);
         },
         async delete() {
           await api.send(`/teams/${json.id}`, { method: "DELETE", session });
@@ -1385,18 +1392,22 @@ export class StackClientApp {
       };
     };
     const liveSession = () => this.sessionOf();
+    /** The session of a signed-in user, else null: the user's lists are then empty, without a request. */
+    const userSession = (): [CoreSession] | null => {
+      const s = liveSession();
+      return s && !s.isKnownToBeInvalid() ? [s] : null;
+    };
     return {
       tokenStore: this.tokenStore,
       onTokensChange: (listener) => this.tokenStore?.subscribe(() => listener()) ?? (() => {}),
       currentUser: () => handle(this.caches.currentUser, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v, null),
       user: (json) => this.currentUserFrom(liveSession()!, json),
       project: () => handle(this.caches.project, () => [] as [], (v) => this.projectFrom(v), null as never),
-      teams: () => handle(this.caches.teams, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map((t) => this.teamFrom(liveSession(), t)), []),
-      contactChannels: () =>
-        handle(this.caches.contactChannels, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map((c) => this.contactChannelFrom(liveSession(), c, "me")), []),
+      teams: () => handle(this.caches.teams, userSession, (v) => v.map((t) => this.teamFrom(liveSession(), t)), []),
+      contactChannels: () => handle(this.caches.contactChannels, userSession, (v) => v.map((c) => this.contactChannelFrom(liveSession(), c, "me")), []),
       permissions: (teamId, recursive) =>
-        handle(this.caches.permissions, () => { const s = liveSession(); return s ? [s, teamId, recursive] as [CoreSession, string | null, boolean] : null; }, (v) => v.map((p) => ({ id: p.id as string })), []),
-      activeSessions: () => handle(this.caches.sessions, () => { const s = liveSession(); return s ? [s] as [CoreSession] : null; }, (v) => v.map(activeSessionFrom), []),
+        handle(this.caches.permissions, () => { const k = userSession(); return k ? [k[0], teamId, recursive] as [CoreSession, string | null, boolean] : null; }, (v) => v.map((p) => ({ id: p.id as string })), []),
+      activeSessions: () => handle(this.caches.sessions, userSession, (v) => v.map(activeSessionFrom), []),
       item: (customer) => {
         const [type, id] = customerOf(customer, "useItem");
         return handle(this.caches.items, () => [liveSession(), type, id, customer.itemId] as [CoreSession | null, string, string, string], (v) => this.itemFrom(v), null as never);

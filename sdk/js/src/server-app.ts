@@ -119,6 +119,11 @@ export class StackServerApp extends StackClientApp {
     return this.getUser();
   }
 
+  /** @deprecated use getUser(id) (kept, like the published SDK, for apps that still call it) */
+  async getServerUserById(id: string): Promise<ServerUser | null> {
+    return this.getUser(id);
+  }
+
   async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {
     const json = await this.api.json<Json>("/users", {
       method: "POST",
@@ -163,7 +168,9 @@ export class StackServerApp extends StackClientApp {
       accessType: "server",
       body: { display_name: data.displayName, profile_image_url: data.profileImageUrl, creator_user_id: data.creatorUserId },
     });
+    // The project's list and the creator's list (when cached) both gain the team.
     await this.serverCaches.teams.refresh([null]).catch(() => {});
+    if (data.creatorUserId && this.serverCaches.teams.getIfCached([data.creatorUserId])) await this.serverCaches.teams.refresh([data.creatorUserId]).catch(() => {});
     return this.serverTeamFrom(json);
   }
 
@@ -499,7 +506,8 @@ export class StackServerApp extends StackClientApp {
       const api = this.api;
       const app = this;
       const id = json.id as string;
-      const refreshTeams = () => app.serverCaches.teams.refresh([null]).catch(() => {});
+      // A renamed or deleted team appears in the project's list and in its members' lists: refresh every cached one.
+      const refreshTeams = () => app.serverCaches.teams.refreshAll();
       const team: ServerTeam = {
         id,
         displayName: json.display_name,

@@ -6,24 +6,27 @@
 import { randomBytes } from "node:crypto";
 import { expect, it } from "vitest";
 import type { Stack } from "../../../gateway/test/support.ts";
+import { currentTotp, extractCode, nextMail, wrongTotp } from "./mailbox.ts";
 
 /** The subset of an SDK module the app uses (both the published SDK and ours satisfy it). */
 export interface SdkModule {
   StackClientApp: new (options: any) => any;
   StackServerApp: new (options: any) => any;
+  StackAdminApp: new (options: any) => any;
 }
 
 export const callbackUrl = "http://localhost:3000/handler/email-verification";
 export const randomEmail = (prefix = "compat") => `${prefix}-${randomBytes(5).toString("hex")}@example.com`;
 const errorCode = (err: unknown) => (err as { errorCode?: string } | undefined)?.errorCode;
 
-export function clientAppFor(sdk: SdkModule, stack: Stack, tokenStore: unknown = "memory") {
+export function clientAppFor(sdk: SdkModule, stack: Stack, tokenStore: unknown = "memory", extra: Record<string, unknown> = {}) {
   return new sdk.StackClientApp({
     baseUrl: stack.url,
     projectId: stack.demo.projectId,
     publishableClientKey: stack.demo.publishableClientKey,
     tokenStore,
     noAutomaticPrefetch: true,
+    ...extra,
   });
 }
 
@@ -38,7 +41,28 @@ export function serverAppFor(sdk: SdkModule, stack: Stack, tokenStore: unknown =
   });
 }
 
-/** The app's tests; `getStack` is read when each test runs (the stack starts in beforeAll). */
+export function adminAppFor(sdk: SdkModule, stack: Stack) {
+  return new sdk.StackAdminApp({
+    baseUrl: stack.url,
+    projectId: stack.demo.projectId,
+    // The published admin app requires all three keys.
+    publishableClientKey: stack.demo.publishableClientKey,
+    secretServerKey: stack.demo.secretServerKey,
+    superSecretAdminKey: stack.demo.superSecretAdminKey,
+    tokenStore: "memory",
+    noAutomaticPrefetch: true,
+  });
+}
+
+/** The data-vault store the suite uses; the stack's project must have it configured (see compat.int.test.ts). */
+export const VAULT_STORE_ID = "compat-store";
+const magicLinkCallbackUrl = "http://localhost:3000/handler/magic-link-callback";
+const invitationCallbackUrl = "http://localhost:3000/handler/team-invitation";
+
+/**
+ * The app's tests; `getStack` is read when each test runs (the stack starts in beforeAll). The stack runs the auth,
+ * e-mail, teams-permissions and vault services, and its project allows user and team API keys.
+ */
 export function compatSuite(sdk: SdkModule, getStack: () => Stack): void {
   const clientApp = () => clientAppFor(sdk, getStack());
   const serverApp = () => serverAppFor(sdk, getStack());
@@ -166,6 +190,221 @@ export function compatSuite(sdk: SdkModule, getStack: () => Stack): void {
     expect(me.serverMetadata).toBeNull();
     await me.update({ serverMetadata: { seen: true } });
     expect((await serverApp().getUser(me.id)).serverMetadata).toEqual({ seen: true });
+  });
+
+  const signedUpApp = async (prefix: string) => {
+    const app = clientApp();
+    const email = randomEmail(prefix);
+    expect((await app.signUpWithCredential({ email, password: "compat features 1", verificationCallbackUrl: callbackUrl, noRedirect: true })).status).toBe("ok");
+    return { app, email, user: await app.getUser({ or: "throw" }) };
+  };
+
+  it("creates a team (which becomes selected), updates it, invites by e-mail, lists members, leaves and deletes it", async () => {
+    const { app, user } = await signedUpApp("team");
+    const team = await user.createTeam({ displayName: "Compat Team" });
+    expect(team.displayName).toBe("Compat Team");
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(team.id);
+    expect((await user.listTeams()).map((t: { id: string }) => t.id)).toEqual([team.id]);
+    await team.update({ displayName: "Compat Team renamed", clientMetadata: { plan: "team" } });
+    const reread = await user.getTeam(team.id);
+    expect(reread.displayName).toBe("Compat Team renamed");
+    expect(reread.clientMetadata).toEqual({ plan: "team" });
+
+    const invitee = await signedUpApp("invitee");
+    await team.inviteUser({ email: invitee.email, callbackUrl: invitationCallbackUrl });
+    expect((await team.listInvitations()).map((i: { recipientEmail: string }) => i.recipientEmail)).toEqual([invitee.email]);
+    const code = extractCode(await nextMail(getStack(), invitee.email, "team_invitation"));
+    const details = await invitee.app.getTeamInvitationDetails(code);
+    expect(details.status).toBe("ok");
+    expect(details.data.teamDisplayName).toBe("Compat Team renamed");
+    expect((await invitee.app.acceptTeamInvitation(code)).status).toBe("ok");
+    expect((await invitee.user.listTeams()).map((t: { id: string }) => t.id)).toEqual([team.id]);
+    const again = await invitee.app.acceptTeamInvitation(code);
+    expect(again.status).toBe("error");
+    expect(errorCode(again.error)).toBe("VERIFICATION_CODE_ALREADY_USED");
+
+    expect((await team.listUsers()).map((u: { id: string }) => u.id).sort()).toEqual([user.id, invitee.user.id].sort());
+    const serverTeam = await serverApp().getTeam(team.id);
+    expect((await serverTeam.listUsers()).map((u: { primaryEmail: string }) => u.primaryEmail).sort()).toEqual([user.primaryEmail, invitee.email].sort());
+
+    await invitee.user.leaveTeam(await invitee.user.getTeam(team.id));
+    expect(await invitee.user.listTeams()).toEqual([]);
+    expect((await serverTeam.listUsers()).map((u: { id: string }) => u.id)).toEqual([user.id]);
+    await team.delete();
+    expect(await user.listTeams()).toEqual([]);
+    expect(await serverApp().getTeam(team.id)).toBeNull();
+  });
+
+  it("defines permissions as an admin, grants them on the server, checks them recursively on the client, revokes them", async () => {
+    const tag = randomBytes(3).toString("hex");
+    const read = `compat:read_${tag}`;
+    const manage = `compat:manage_${tag}`;
+    const projectRead = `compat:project_read_${tag}`;
+    const projectAll = `compat:project_all_${tag}`;
+    const admin = adminAppFor(sdk, getStack());
+    await admin.createTeamPermissionDefinition({ id: read, containedPermissionIds: [] });
+    await admin.createTeamPermissionDefinition({ id: manage, description: "Manage", containedPermissionIds: [read] });
+    await admin.createProjectPermissionDefinition({ id: projectRead, containedPermissionIds: [] });
+    await admin.createProjectPermissionDefinition({ id: projectAll, containedPermissionIds: [projectRead] });
+    expect((await admin.listTeamPermissionDefinitions()).find((d: { id: string }) => d.id === manage).containedPermissionIds).toEqual([read]);
+
+    const { user } = await signedUpApp("perm");
+    const team = await user.createTeam({ displayName: "Permission Team" });
+    const serverUser = await serverApp().getUser(user.id);
+    const serverTeam = await serverApp().getTeam(team.id);
+    expect(await user.hasPermission(team, read)).toBe(false);
+    await serverUser.grantPermission(serverTeam, manage);
+    await serverUser.grantPermission(projectAll);
+    expect(await serverUser.hasPermission(serverTeam, read)).toBe(true);
+    expect(await serverUser.hasPermission(projectRead)).toBe(true);
+
+    const client = await clientAppFor(sdk, getStack(), await user.getAuthJson()).getUser({ or: "throw" });
+    expect(await client.hasPermission(team, read)).toBe(true);
+    expect((await client.getPermission(team, manage))?.id).toBe(manage);
+    expect((await client.listPermissions(team)).map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining([manage, read, "team_admin", "$update_team"]));
+    expect((await client.listPermissions(team, { recursive: false })).map((p: { id: string }) => p.id).sort()).toEqual([manage, "team_admin"].sort());
+    expect(await client.hasPermission(projectRead)).toBe(true);
+    expect((await client.listPermissions({ recursive: false })).map((p: { id: string }) => p.id)).toEqual([projectAll]);
+
+    await serverUser.revokePermission(serverTeam, manage);
+    await serverUser.revokePermission(projectAll);
+    expect(await serverUser.hasPermission(serverTeam, read)).toBe(false);
+    expect(await serverUser.hasPermission(projectRead)).toBe(false);
+    expect((await serverUser.listPermissions(serverTeam, { recursive: false })).map((p: { id: string }) => p.id)).toEqual(["team_admin"]);
+  });
+
+  it("creates, lists and revokes user and team API keys; the server checks them", async () => {
+    const { user } = await signedUpApp("keys");
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const created = await user.createApiKey({ description: "compat key", expiresAt });
+    expect(created.value).toMatch(/^sk_/);
+    expect(created.description).toBe("compat key");
+    expect(created.expiresAt.getTime()).toBe(expiresAt.getTime());
+    expect(created.isValid()).toBe(true);
+    const listed = await user.listApiKeys();
+    expect(listed.map((k: { id: string }) => k.id)).toEqual([created.id]);
+    expect(listed[0].value).toEqual({ lastFour: created.value.slice(-4) });
+    expect((await serverApp().getUser({ apiKey: created.value }))?.id).toBe(user.id);
+    await listed[0].revoke();
+    const after = await user.listApiKeys();
+    expect(after[0].isValid()).toBe(false);
+    expect(after[0].whyInvalid()).toBe("manually-revoked");
+    expect(await serverApp().getUser({ apiKey: created.value })).toBeNull();
+
+    const team = await user.createTeam({ displayName: "Keyed Team" });
+    const teamKey = await team.createApiKey({ description: "team key", expiresAt: null, isPublic: false });
+    expect(teamKey.value).toMatch(/^sk_/);
+    expect((await team.listApiKeys()).map((k: { id: string }) => k.id)).toEqual([teamKey.id]);
+    expect((await serverApp().getTeam({ apiKey: teamKey.value }))?.id).toBe(team.id);
+    expect(await serverApp().getUser({ apiKey: teamKey.value })).toBeNull();
+    await (await team.listApiKeys())[0].revoke();
+    expect(await serverApp().getTeam({ apiKey: teamKey.value })).toBeNull();
+  });
+
+  it("stores a value in the data vault and reads it back; a missing key or another secret gives null", async () => {
+    const store = await serverApp().getDataVaultStore(VAULT_STORE_ID);
+    const secret = `compat-secret-${randomBytes(6).toString("hex")}`;
+    const key = `key-${randomBytes(4).toString("hex")}`;
+    await store.setValue(key, "compat value ✓", { secret });
+    expect(await store.getValue(key, { secret })).toBe("compat value ✓");
+    await store.setValue(key, "replaced", { secret });
+    expect(await (await serverApp().getDataVaultStore(VAULT_STORE_ID)).getValue(key, { secret })).toBe("replaced");
+    expect(await store.getValue(`${key}-missing`, { secret })).toBeNull();
+    expect(await store.getValue(key, { secret: `${secret}-other` })).toBeNull();
+  });
+
+  it("signs up with a magic link, then signs in with the e-mailed OTP and the nonce", async () => {
+    const email = randomEmail("magic");
+    const app = clientApp();
+    expect((await app.sendMagicLinkEmail(email, { callbackUrl: magicLinkCallbackUrl })).status).toBe("ok");
+    expect((await app.signInWithMagicLink(extractCode(await nextMail(getStack(), email, "magic_link")), { noRedirect: true })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    expect(user.primaryEmail).toBe(email);
+    expect(user.primaryEmailVerified).toBe(true);
+
+    const other = clientApp();
+    const sent = await other.sendMagicLinkEmail(email, { callbackUrl: magicLinkCallbackUrl });
+    expect(sent.status).toBe("ok");
+    const otp = /Your code is ([0-9A-Z]{6})$/.exec((await nextMail(getStack(), email, "magic_link")).subject)![1]!;
+    expect((await other.signInWithMagicLink(otp.toLowerCase() + sent.data.nonce, { noRedirect: true })).status).toBe("ok");
+    expect((await other.getUser({ or: "throw" })).id).toBe(user.id);
+    const reused = await clientApp().signInWithMagicLink(otp.toLowerCase() + sent.data.nonce, { noRedirect: true });
+    expect(reused.status).toBe("error");
+    expect(errorCode(reused.error)).toBe("VERIFICATION_CODE_ALREADY_USED");
+  });
+
+  it("lists notification categories and turns one off and on again", async () => {
+    const { user } = await signedUpApp("notif");
+    const categories = await user.listNotificationCategories();
+    expect(categories.map((c: { name: string; enabled: boolean; canDisable: boolean }) => [c.name, c.enabled, c.canDisable])).toEqual([
+      ["Transactional", true, false],
+      ["Marketing", true, true],
+    ]);
+    await categories.find((c: { name: string }) => c.name === "Marketing").setEnabled(false);
+    expect((await user.listNotificationCategories()).find((c: { name: string }) => c.name === "Marketing").enabled).toBe(false);
+    await categories.find((c: { name: string }) => c.name === "Marketing").setEnabled(true);
+    expect((await user.listNotificationCategories()).find((c: { name: string }) => c.name === "Marketing").enabled).toBe(true);
+  });
+
+  it("logs a CLI in: the CLI polls while the signed-in user's browser page completes the login", async () => {
+    const { user } = await signedUpApp("cli");
+    const cli = clientAppFor(sdk, getStack(), null);
+    let link = "";
+    const login = cli.promptCliLogin({ appUrl: "http://localhost:3000", waitTimeMillis: 100, maxAttempts: 200, promptLink: (url: string) => void (link = url) });
+    await expect.poll(() => link).not.toBe("");
+    expect(link).toContain("/handler/cli-auth-confirm?login_code=");
+    // The confirmation page (in the app's browser) hands the signed-in user's refresh token to the CLI login.
+    const { refreshToken } = await user.getAuthJson();
+    const stack = getStack();
+    const completed = await fetch(`${stack.url}/api/v1/auth/cli/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-stack-project-id": stack.demo.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": stack.demo.publishableClientKey },
+      body: JSON.stringify({ login_code: new URL(link).searchParams.get("login_code"), refresh_token: refreshToken }),
+    });
+    expect(completed.status).toBe(200);
+    const result = await login;
+    expect(result.status).toBe("ok");
+    const cliUser = await clientAppFor(sdk, getStack(), { accessToken: null, refreshToken: result.data }).getUser({ or: "throw" });
+    expect(cliUser.id).toBe(user.id);
+  });
+
+  it("signs in an MFA user: the password step keeps the attempt code for the mfa page, the TOTP step signs in", async () => {
+    const server = serverApp();
+    const email = randomEmail("mfa");
+    const secret = new Uint8Array(randomBytes(20));
+    const created = await server.createUser({ primaryEmail: email, password: "mfa password 1", primaryEmailAuthEnabled: true });
+    await created.update({ totpMultiFactorSecret: secret });
+    expect((await serverApp().getUser(created.id)).isMultiFactorRequired).toBe(true);
+
+    // In a browser page: the SDK keeps the attempt code in session storage and navigates to the mfa page.
+    const storage = new Map<string, string>();
+    const navigated: string[] = [];
+    const globals = globalThis as { window?: unknown };
+    const hadWindow = "window" in globals;
+    globals.window = {
+      location: new URL("http://localhost:3000/handler/sign-in"),
+      sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) },
+    };
+    const app = clientAppFor(sdk, getStack(), "memory", { redirectMethod: { useNavigate: () => (url: string) => navigated.push(url), navigate: (url: string) => navigated.push(url) } });
+    try {
+      // The published SDK throws after redirecting; @vestibule/js returns the MFA-required error result.
+      await app.signInWithCredential({ email, password: "mfa password 1", noRedirect: true }).catch(() => undefined);
+    } finally {
+      if (hadWindow) globals.window = undefined;
+      else delete globals.window;
+    }
+    const attemptCode = storage.get("stack_mfa_attempt_code") ?? storage.get("hexclave_mfa_attempt_code");
+    expect(attemptCode).toMatch(/^[0-9a-z]{45}$/);
+    expect(navigated.some((u) => u.includes("/handler/mfa"))).toBe(true);
+    expect(await app.getUser()).toBeNull();
+
+    const wrong = await app.signInWithMfa(await wrongTotp(secret), attemptCode, { noRedirect: true });
+    expect(wrong.status).toBe("error");
+    expect(errorCode(wrong.error)).toBe("INVALID_TOTP_CODE");
+    expect((await app.signInWithMfa(await currentTotp(secret), attemptCode, { noRedirect: true })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    expect(user.id).toBe(created.id);
+    expect(user.isMultiFactorRequired).toBe(true);
   });
 }
 

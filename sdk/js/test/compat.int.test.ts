@@ -1,6 +1,6 @@
 /**
- * The same app (compat-suite.ts) against the real gateway (identity, auth and e-mail services in this process, real
- * PostgreSQL), once with the published @stackframe/js (2.8.41, the contract's version, and the latest) and once with
+ * The same app (compat-suite.ts) against the real gateway (identity, auth, e-mail, teams-permissions and vault services
+ * in this process, real PostgreSQL), once with the published @stackframe/js (2.8.41, the contract's version, and the latest) and once with
  * @vestibule/js: only the import differs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,11 +8,16 @@ import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
 import * as vestibule from "@vestibule/js";
 import { call, headersFor, startStack, type Stack } from "../../../gateway/test/support.ts";
-import { callbackUrl, clientAppFor, compatSuite, expiryScenario, randomEmail, type SdkModule } from "./compat-suite.ts";
+import { VAULT_STORE_ID, callbackUrl, clientAppFor, compatSuite, expiryScenario, randomEmail, type SdkModule } from "./compat-suite.ts";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ auth: true });
+  stack = await startStack({ auth: true, teams: true, vault: true });
+  const admin = headersFor(stack.demo, "admin");
+  const project = await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: admin, body: { config: { allow_user_api_keys: true, allow_team_api_keys: true } } });
+  expect(project.status).toBe(200);
+  const override = { [`dataVault.stores.${VAULT_STORE_ID}`]: { displayName: "Compat store" } };
+  expect((await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify(override) } })).status).toBe(200);
 });
 afterAll(async () => {
   await stack?.stop();

@@ -58,7 +58,7 @@ export function authRuntime(ctx: ServiceContext, opts: { locateIp?: IpLocator } 
     hasher: new PasswordHasher(),
     limiter,
     codes: new VerificationCodes({ pool: ctx.pool, limiter }),
-    mailer: new Mailer(ctx.outbox),
+    mailer: new Mailer(ctx.outbox, ctx.config.masterKeys),
   };
   runtimes.set(ctx, rt);
   return rt;

@@ -1,4 +1,4 @@
-import { defineEvent, type EventDefinition } from "@vestibule/shared/events";
+import { defineEvent, defineSealedFields, type EventDefinition } from "@vestibule/shared/events";
 import { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
 import { ProjectDeletedSchema, UserDeletedSchema } from "@vestibule/proto/identity/v1/events";
 
@@ -17,6 +17,17 @@ export const EMAIL_REQUEST_SOURCES: readonly EmailRequestSource[] = [
   { event: defineEvent("auth.email.requested.v1", EmailRequestedSchema), consumer: "email-auth-email-requested" },
   { event: defineEvent("teams_permissions.email.requested.v1", EmailRequestedSchema), consumer: "email-teams-permissions-email-requested" },
 ];
+
+/**
+ * The fields producers seal into EmailRequested.sealed_content (subject, bodies and variables carry one-time codes and
+ * links), bound to the event type, the project and the recipient. Requests without sealed content (producers from
+ * before sealing) are taken as they are.
+ */
+export const SEALED_EMAIL_FIELDS = defineSealedFields(EmailRequestedSchema, {
+  fields: ["subject", "html", "text", "variablesJson"],
+  into: "sealedContent",
+  boundTo: ["projectId", "to"],
+});
 
 /** Other events the email service consumes (it publishes none yet). */
 export const ConsumedEvents = {

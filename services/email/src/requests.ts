@@ -47,7 +47,8 @@ export class EmailRequests {
     }
   }
 
-  async record(db: Queryable, req: EmailRequest, opts: { eventId?: string | null; envelopeProjectId?: string } = {}): Promise<RecordOutcome> {
+  /** `problems`: reasons found before, which make the e-mail `failed` (e.g. its sealed content did not open). */
+  async record(db: Queryable, req: EmailRequest, opts: { eventId?: string | null; envelopeProjectId?: string; problems?: readonly string[] } = {}): Promise<RecordOutcome> {
     const { log } = this.rt.ctx;
     const checked = checkRequest(req, opts.envelopeProjectId);
     const category = categoryByName(checked.notificationCategory);
@@ -57,8 +58,8 @@ export class EmailRequests {
       return { skipped: "category_disabled" };
     }
     let body = { subject: req.subject, html: req.html || null, text: req.text || null };
-    const problems: string[] = [];
-    if (checked.problems.length === 0 && isSystemTemplateType(req.template)) {
+    const problems: string[] = [...(opts.problems ?? [])];
+    if (checked.problems.length === 0 && problems.length === 0 && isSystemTemplateType(req.template)) {
       let settings: ProjectEmailSettings | undefined;
       try {
         settings = await this.rt.settings.get(checked.projectId);

@@ -1,3 +1,4 @@
+import { PayloadSealer } from "@vestibule/shared/secrets";
 import type { ServiceContext } from "@vestibule/shared/service";
 import { readEmailConfig, type EmailConfig } from "./config.ts";
 import type { DeliveryQueue, SharedSender } from "./delivery.ts";
@@ -16,6 +17,8 @@ export interface EmailRuntime {
   readonly templates: ProjectTemplates;
   readonly renderer: EmailRenderer;
   readonly requests: EmailRequests;
+  /** Opens the sealed content of e-mail requests (EmailRequested.sealed_content). */
+  readonly sealer: PayloadSealer;
   /** Set by the start hook. */
   delivery: DeliveryQueue | undefined;
   /** The platform's shared sender (the dev mailbox in development); set by the start hook. */
@@ -43,6 +46,7 @@ export function emailRuntime(ctx: ServiceContext): EmailRuntime {
     settings: new ProjectSettingsCache(identity.projects),
     templates: new ProjectTemplates(ctx.pool),
     renderer,
+    sealer: new PayloadSealer(ctx.config.masterKeys),
     delivery: undefined,
     shared: undefined,
   };

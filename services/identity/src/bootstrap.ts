@@ -3,7 +3,7 @@ import { withTransaction } from "@vestibule/shared/db";
 import { mergeOverrides, overrideFromAdminConfigUpdate, internalProjectSeedConfig, type ConfigOverride } from "./domain/config.ts";
 import { untouchedSeed } from "./domain/seeds.ts";
 import { IdentityEvents } from "./events.ts";
-import { projectMessage } from "./project-service.ts";
+import { projectEventMessage } from "./project-service.ts";
 import { appliedSeedStore } from "./store/applied-seed-store.ts";
 import { projectStore } from "./store/project-store.ts";
 import { sealSecrets } from "./project-secrets.ts";
@@ -72,7 +72,7 @@ export async function applyInternalRbacSeed(ctx: ServiceContext): Promise<string
     // Secret leaves stay sealed: the merge moves no existing leaf, and sealSecrets leaves ciphertexts as they are.
     const override = await sealSecrets(ctx.secrets, row.id, mergeOverrides(row.config_override, missing));
     const updated = await projectStore.update(tx, { ...row, config_override: override });
-    await ctx.outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: await projectMessage(ctx.secrets, updated) }, { projectId: row.id });
+    await ctx.outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: projectEventMessage(updated) }, { projectId: row.id });
     return [...new Set(Object.keys(missing).map((k) => k.split(".")[2]!))];
   });
   if (written.length > 0) ctx.log.info({ definitions: written }, "internal project: team permission definitions seeded");

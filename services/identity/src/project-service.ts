@@ -14,8 +14,10 @@ import {
   renderConfig,
   validateAdminConfigUpdate,
   validateOverride,
+  withoutSecretLeaves,
   type AdminConfigUpdate,
   type ConfigOverride,
+  type RenderedConfig,
 } from "./domain/config.ts";
 import { trustedDomainProblem } from "./domain/domains.ts";
 import { productionModeProblems } from "./domain/production-checks.ts";
@@ -60,10 +62,21 @@ function checkOverride(override: ConfigOverride): void {
   if (problems.length > 0) throw statusError(400, `Invalid project configuration: ${problems.join("; ")}`);
 }
 
-/** The wire message of a stored project (also the payload of identity.project.* events). */
+/** The wire message of a stored project, secrets included (RPC answers). Events carry `projectEventMessage`. */
 export async function projectMessage(secrets: SecretBox, row: ProjectRow): Promise<Project> {
-  const override = await openSecrets(secrets, row.id, row.config_override);
-  const rendered = renderConfig(override);
+  return messageOf(row, renderConfig(await openSecrets(secrets, row.id, row.config_override)));
+}
+
+/**
+ * The project as the identity.project.created/updated.v1 events carry it: the secret leaves of its configuration
+ * (OAuth client secrets, the SMTP password) left out, since events are kept in the outbox table and in the bus's log.
+ * They stay sealed in the row, so nothing is decrypted. Consumers that need a secret call GetProject.
+ */
+export function projectEventMessage(row: ProjectRow): Project {
+  return messageOf(row, renderConfig(withoutSecretLeaves(row.config_override)));
+}
+
+function messageOf(row: ProjectRow, rendered: RenderedConfig): Project {
   return create(ProjectSchema, {
     id: row.id,
     displayName: row.display_name,
@@ -107,8 +120,7 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
           config_override: await sealSecrets(secrets, id, override),
         });
         if (!inserted) throw statusError(409, `A project with id ${id} already exists.`);
-        const project = await toMessage(inserted);
-        await outbox.enqueue(tx, IdentityEvents.projectCreated, { project }, { projectId: id });
+        await outbox.enqueue(tx, IdentityEvents.projectCreated, { project: projectEventMessage(inserted) }, { projectId: id });
         return inserted;
       });
       return { project: await toMessage(row) };
@@ -148,9 +160,8 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
           owner_team_id: req.ownerTeamId === undefined ? row.owner_team_id : req.ownerTeamId || null,
           config_override: await sealSecrets(secrets, row.id, override),
         });
-        const message = await toMessage(updated);
-        await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: message }, { projectId: row.id });
-        return message;
+        await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: projectEventMessage(updated) }, { projectId: row.id });
+        return toMessage(updated);
       });
       return { project };
     },
@@ -174,9 +185,8 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
         const override = mergeOverrides(await openSecrets(secrets, row.id, row.config_override), patch as ConfigOverride);
         checkOverride(override);
         const updated = await projectStore.update(tx, { ...row, config_override: await sealSecrets(secrets, row.id, override) });
-        const message = await toMessage(updated);
-        await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: message }, { projectId: row.id });
-        return message;
+        await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: projectEventMessage(updated) }, { projectId: row.id });
+        return toMessage(updated);
       });
       return { project };
     },

@@ -153,6 +153,30 @@ describe("outbox, relay and idempotent consumers", () => {
     }
   });
 
+  it("keep JetStream streams bounded by the retention, also streams made before it was set", async (t) => {
+    if (!(await shouldRunNatsTests())) return t.skip();
+    const prefix = uniqueEventPrefix();
+    const { connect } = await import("@nats-io/transport-node");
+    const { jetstreamManager } = await import("@nats-io/jetstream");
+    const nc = await connect({ servers: testNatsUrl() });
+    const jsm = await jetstreamManager(nc);
+    const stream = (producer: string) => `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_VESTIBULE_${producer.toUpperCase()}`;
+    // An old stream without max_age, as earlier versions created them.
+    await jsm.streams.add({ name: stream("identity"), subjects: [`${prefix}.identity.>`] });
+    const bus = new NatsBus(testNatsUrl(), log, prefix, 36);
+    try {
+      await bus.ready();
+      for (const producer of ["identity", "auth"]) {
+        await bus.publish({ id: randomBytes(8).toString("hex"), subject: `${producer}.thing.happened.v1`, data: new Uint8Array([1]) });
+        expect((await jsm.streams.info(stream(producer))).config.max_age).toBe(36 * 3600 * 1_000_000_000);
+      }
+    } finally {
+      await bus.close();
+      await nc.close();
+      await deleteNatsStreams(prefix);
+    }
+  });
+
   it("deliver through NATS JetStream", async (t) => {
     if (!(await shouldRunNatsTests())) return t.skip();
     const prefix = uniqueEventPrefix();

@@ -8,7 +8,6 @@ import { isRedirectUrlTrusted } from "@vestibule/shared/urls";
 import { clientUser, isClient, requireMembership, requireTeamPermission } from "./access.ts";
 import { invitationEmail } from "./domain/emails.ts";
 import { codeProblem, codeTail, INVITATION_LIFETIME_MS, linkWithCode, normalizeCode } from "./domain/invitation-codes.ts";
-import { TeamsEvents } from "./events.ts";
 import type { TeamsRuntime } from "./runtime.ts";
 import { addMember, invitationMessage } from "./team-ops.ts";
 import { invitationStore, type InvitationRow } from "./store/invitation-store.ts";
@@ -16,13 +15,13 @@ import { teamStore } from "./store/team-store.ts";
 
 /**
  * Team invitations (endpoints.md §4) with their one-time codes (domain/invitation-codes.ts). The e-mail is asked for
- * through the outbox in the transaction that stores the invitation (teams_permissions.email.requested.v1), so it
- * exists if and only if its code does. Accepting uses the code and adds the membership in one transaction: a code
- * works once, and never without its membership. Codes are secrets: they are never logged.
+ * through the outbox in the transaction that stores the invitation (teams_permissions.email.requested.v1, its link
+ * sealed: mailer.ts), so it exists if and only if its code does. Accepting uses the code and adds the membership in one
+ * transaction: a code works once, and never without its membership. Codes are secrets: they are never logged.
  */
 export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeof TeamInvitationService> {
   const { ctx, identity, settings } = rt;
-  const { pool, outbox } = ctx;
+  const { pool } = ctx;
 
   /**
    * Finds the invitation of a code and checks it (not found, expired, used, too many attempts). Every attempt counts
@@ -90,22 +89,17 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
           lifetimeMs: INVITATION_LIFETIME_MS,
         });
         const mail = invitationEmail({ teamDisplayName: team.display_name, projectDisplayName: s.displayName, link: linkWithCode(req.callbackUrl, code) });
-        await outbox.enqueue(
-          tx,
-          TeamsEvents.emailRequested,
-          {
-            projectId,
-            to: email,
-            subject: mail.subject,
-            html: mail.html,
-            text: mail.text,
-            notificationCategory: "Transactional",
-            template: mail.template,
-            userId: "",
-            variablesJson: JSON.stringify(mail.variables),
-          },
-          { projectId },
-        );
+        await rt.mailer.request(tx, {
+          projectId,
+          to: email,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          notificationCategory: "Transactional",
+          template: mail.template,
+          userId: "",
+          variablesJson: JSON.stringify(mail.variables),
+        });
         return inserted;
       });
       ctx.log.info({ project_id: projectId, team_id: team.id, invitation_id: row.id }, "team invitation sent");

@@ -1,6 +1,7 @@
 import { RateLimiter } from "@vestibule/shared/rate-limit";
 import type { ServiceContext } from "@vestibule/shared/service";
 import { readTeamsConfig } from "./config.ts";
+import { Mailer } from "./mailer.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { PermissionChecker } from "./permission-checker.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
@@ -13,6 +14,8 @@ export interface TeamsRuntime {
   readonly checker: PermissionChecker;
   /** Brute-force protection of invitation codes (per account and client IP, shared by the replicas). */
   readonly limiter: RateLimiter;
+  /** Asks for e-mails through the outbox, their codes sealed. */
+  readonly mailer: Mailer;
 }
 
 const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
@@ -24,7 +27,8 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
     const identity = createIdentityClients(ctx);
     const settings = new ProjectSettingsCache(identity);
     const limiter = new RateLimiter(ctx.pool, readTeamsConfig(ctx.env));
-    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter };
+    const mailer = new Mailer(ctx.outbox, ctx.config.masterKeys);
+    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter, mailer };
     runtimes.set(ctx, rt);
   }
   return rt;

@@ -3,11 +3,12 @@
  *   loading     the app's fetch never answers (skeleton)
  *   live        a real gateway (?api=&project=&key=), tokens from the cookie store (signed in or out)
  *   demo        demo mode with a mock user
+ *   teams       a real gateway; the team and permission hooks of the signed-in user, with buttons that change teams
  */
 import { Suspense, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { StackClientApp } from "@vestibule/js";
-import { StackProvider, UserButton, useProject, useUser, type UserButtonItem } from "@vestibule/react";
+import { StackProvider, UserButton, usePermission, usePermissions, useProject, useTeam, useTeams, useUser, type UserButtonItem } from "@vestibule/react";
 
 // The query names the scenario; it is kept for the session so redirects (e.g. to "/" after sign-out) keep it.
 if (location.search.includes("scenario=")) sessionStorage.setItem("vst-test-params", location.search);
@@ -53,6 +54,33 @@ function Probe() {
   );
 }
 
+/** The team hooks of the signed-in user; buttons create a team, rename the selected one and leave it. */
+function TeamsProbe() {
+  const user = useUser({ or: "throw" });
+  const teams = useTeams();
+  const selected = useTeam(user.selectedTeam?.id ?? "none");
+  const permissions = usePermissions(selected);
+  const canUpdate = usePermission(selected, "$update_team");
+  const run = (label: string, action: () => Promise<unknown>) => () => {
+    window.__events.push(`${label}:start`);
+    action().then(
+      () => window.__events.push(`${label}:done`),
+      (err: unknown) => window.__events.push(`${label}:error:${String(err)}`),
+    );
+  };
+  return (
+    <div>
+      <p data-testid="teams">teams: {teams.map((t) => t.displayName).sort().join(", ") || "none"}</p>
+      <p data-testid="selected">selected: {selected ? selected.displayName : "none"}</p>
+      <p data-testid="permissions">permissions: {permissions.map((p) => p.id).sort().join(", ") || "none"}</p>
+      <p data-testid="can-update">can update: {canUpdate ? "yes" : "no"}</p>
+      <button onClick={run("create", () => user.createTeam({ displayName: `Team ${teams.length + 1}` }))}>Create team</button>
+      <button onClick={run("rename", async () => selected && (await selected.update({ displayName: `${selected.displayName} renamed` })))}>Rename selected</button>
+      <button onClick={run("leave", async () => selected && (await user.leaveTeam(selected)))}>Leave selected</button>
+    </div>
+  );
+}
+
 function Page() {
   const [theme, setTheme] = useState<"light" | "dark">("light");
   if (location.pathname.startsWith("/handler/")) return <p data-testid="handler">handler page {location.pathname}</p>;
@@ -69,6 +97,11 @@ function Page() {
           />
         </div>
       </header>
+      {scenario === "teams" ? (
+        <Suspense fallback={<p data-testid="teams">loading…</p>}>
+          <TeamsProbe />
+        </Suspense>
+      ) : null}
       {scenario === "live" ? (
         <Suspense fallback={<p data-testid="probe">loading…</p>}>
           <Probe />

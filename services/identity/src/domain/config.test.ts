@@ -20,6 +20,7 @@ import {
   secretConfigPaths,
   validateAdminConfigUpdate,
   validateOverride,
+  withoutSecretLeaves,
 } from "./config.ts";
 import type { AdminConfigUpdate, ConfigOverride } from "./config.ts";
 
@@ -589,6 +590,42 @@ describe("secrets", () => {
     expect(renderConfig(sealed).emails.server.host).toBe("smtp.example.com");
     const opened = mapSecretLeaves(sealed, (v) => v.replace(/^enc\([^:]*:(.*)\)$/, "$1"));
     expect(opened).toEqual(doc);
+  });
+
+  it("drops the secret leaves of overrides and rendered configs, and nothing else", () => {
+    const doc: ConfigOverride = {
+      auth: { oauth: { providers: { github: { clientId: "gh-id", clientSecret: "a" } } } },
+      "auth.oauth.providers.google.clientSecret": "b",
+      "auth.oauth.providers.google.clientId": "g-id",
+      emails: { "server.password": "c", "server.host": "h", server: { password: null } },
+      "auth.allowSignUp": false,
+    };
+    expect(withoutSecretLeaves(doc)).toEqual({
+      auth: { oauth: { providers: { github: { clientId: "gh-id" } } } },
+      "auth.oauth.providers.google.clientId": "g-id",
+      emails: { "server.host": "h", server: {} },
+      "auth.allowSignUp": false,
+    });
+    expect(doc["auth.oauth.providers.google.clientSecret"]).toBe("b");
+
+    const full = fold(overrideFromAdminConfigUpdate(fullUpdate));
+    const rendered = renderConfig(full);
+    const redacted = withoutSecretLeaves(rendered);
+    expect(listSecretLeaves(redacted)).toEqual([]);
+    expect(JSON.stringify(redacted)).not.toMatch(/smtp-secret|gh-secret/);
+    // Everything else is as it was: putting the secrets back gives the original.
+    const back = JSON.parse(JSON.stringify(redacted));
+    for (const { path, value } of listSecretLeaves(rendered)) {
+      const parts = path.split(".");
+      parts.slice(0, -1).reduce((o, k) => o[k], back)[parts.at(-1)!] = value;
+    }
+    expect(back).toEqual(JSON.parse(JSON.stringify(rendered)));
+    // The admin view of a redacted config has no secrets either.
+    const admin = adminConfigFromRendered(renderConfig(withoutSecretLeaves(full)));
+    expect(admin.email_config).not.toHaveProperty("password");
+    expect(admin.email_config).toMatchObject({ type: "standard", host: "smtp.example.com" });
+    for (const p of admin.oauth_providers) expect(p).not.toHaveProperty("client_secret");
+    expect(admin.oauth_providers.find((p) => p.id === "github")?.client_id).toBe("gh-id");
   });
 
   it("has an async variant", async () => {

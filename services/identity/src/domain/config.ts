@@ -727,6 +727,25 @@ export function mapSecretLeaves(doc: OverrideInput, fn: (value: string, path: st
   return mapLeaves(doc, "", fn);
 }
 
+function withoutSecrets(o: OverrideInput, prefix: string): ConfigObject {
+  const out: ConfigObject = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (value === undefined) continue;
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    if (isSecretConfigPath(path)) continue;
+    out[key] = isPlainObject(value) ? withoutSecrets(value, path) : cloneJson(value);
+  }
+  return out;
+}
+
+/**
+ * A copy of an override document or rendered config without its secret leaves (whatever their value), for copies
+ * that leave the service's encrypted storage: the project events. `undefined` properties are dropped.
+ */
+export function withoutSecretLeaves<T extends OverrideInput | RenderedConfig>(doc: T): T {
+  return withoutSecrets(doc as OverrideInput, "") as unknown as T;
+}
+
 /** Async `mapSecretLeaves`, for async ciphers. Leaves are processed concurrently. */
 export async function mapSecretLeavesAsync(
   doc: OverrideInput,

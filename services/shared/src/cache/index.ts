@@ -44,14 +44,18 @@ export class LoadingCache<V> {
     this.maxEntries = Math.max(1, options.maxEntries ?? 100_000);
   }
 
-  get(key: string): Promise<V> {
+  /**
+   * The value of `key`: cached, or loaded (by `load`, else the cache's own loader; a per-call loader serves values
+   * whose load needs more than the key, e.g. a secret that must not become part of the key).
+   */
+  get(key: string, loader?: (key: string) => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > Date.now()) return Promise.resolve(hit.value);
     const pending = this.loading.get(key);
     if (pending) return pending.promise;
     const load: Load<V> = {
       stale: false,
-      promise: this.load(key).then((value) => {
+      promise: (loader ?? this.load)(key).then((value) => {
         if (!load.stale) this.store(key, value, false);
         return value;
       }),

@@ -8,7 +8,7 @@ import {
   type JetStreamManager,
   type ConsumerMessages,
 } from "@nats-io/jetstream";
-import type { Logger } from "../log/index.ts";
+import { withoutCredentials, type Logger } from "../log/index.ts";
 import type { BroadcastOptions, BusMessage, ConsumeOptions, EventBus, Subscription } from "./bus.ts";
 import { producerOf } from "./bus.ts";
 
@@ -21,7 +21,8 @@ import { producerOf } from "./bus.ts";
  * while NATS is down; publish() fails fast until it is back, and the outbox relay retries.
  *
  * `prefix` isolates deployments or test runs sharing one NATS server: subjects become `<prefix>.<subject>` and
- * stream/consumer names get the prefix too.
+ * stream/consumer names get the prefix too. Streams keep messages `retentionHours` (VESTIBULE_EVENT_RETENTION_HOURS,
+ * default 7 days): long enough for a consumer to catch up after an outage, without unbounded disk use.
  */
 export class NatsBus implements EventBus {
   readonly kind = "nats" as const;
@@ -37,6 +38,8 @@ export class NatsBus implements EventBus {
     private readonly servers: string,
     private readonly log: Logger,
     private readonly prefix = "",
+    /** Messages older than this leave the streams (as the Postgres bus prunes its events): bounded disk use. */
+    private readonly retentionHours = 24 * 7,
   ) {
     this.connected = this.connectLoop();
     this.connected.catch(() => {});
@@ -73,7 +76,7 @@ export class NatsBus implements EventBus {
         });
         this.js = jetstream(this.nc, { timeout: 3000 });
         this.jsm = await jetstreamManager(this.nc, { timeout: 3000 });
-        this.log.info({ servers: this.servers }, "connected to NATS");
+        this.log.info({ servers: withoutCredentials(this.servers) }, "connected to NATS");
         void this.watchStatus(this.nc);
         return;
       } catch (err) {
@@ -103,11 +106,14 @@ export class NatsBus implements EventBus {
       p = (async () => {
         const name = this.streamName(producer);
         const subjects = [this.subject(`${producer}.>`)];
+        const maxAge = this.retentionHours * 3600 * 1_000_000_000; // nanoseconds
         try {
-          await this.jsm!.streams.info(name);
+          const info = await this.jsm!.streams.info(name);
+          // Streams made before a retention was set (or with another one) get the configured one.
+          if (info.config.max_age !== maxAge) await this.jsm!.streams.update(name, { ...info.config, max_age: maxAge });
         } catch {
           try {
-            await this.jsm!.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000 });
+            await this.jsm!.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
           } catch (err) {
             // Another replica may have created it in between.
             await this.jsm!.streams.info(name).catch(() => {

@@ -37,6 +37,26 @@ const REDACTED_KEYS = [
   "loginCode",
   "encrypted_value",
   "encryptedValue",
+  // Field names of RPC messages (camelCase), should a request or response message ever be logged.
+  "clientSecret",
+  "newPassword",
+  "oldPassword",
+  "passwordHash",
+  "totpSecret",
+  "totpSecretBase64",
+  "publishableClientKey",
+  "secretServerKey",
+  "superSecretAdminKey",
+  "verificationCode",
+  // E-mail requests: bodies, variables and links carry one-time codes.
+  "html",
+  "variables_json",
+  "variablesJson",
+  "sealed_content",
+  "sealedContent",
+  "link",
+  "nonce",
+  "otp",
 ];
 
 const REDACT_PATHS = [
@@ -78,4 +98,18 @@ export function createLogger(settings: LoggerSettings, destination?: pino.Destin
     },
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * A URL (or a comma-separated list of them, as NATS_URL allows) with the credentials of its authority hidden, for log
+ * lines and banners: `nats://user:pw@host` → `nats://user:***@host`, `nats://token@host` → `nats://***@host`, and a
+ * `password=` (or `pass=`, `token=`) query parameter (libpq URLs) → `password=***`.
+ */
+export function withoutCredentials(urls: string): string {
+  return urls
+    .replace(/\/\/([^/@,\s]*)@/g, (_, auth: string) => {
+      const colon = auth.indexOf(":");
+      return colon >= 0 ? `//${auth.slice(0, colon)}:***@` : "//***@";
+    })
+    .replace(/([?&](?:password|pass|token)=)[^&,\s]*/gi, "$1***");
 }

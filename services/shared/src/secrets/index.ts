@@ -162,3 +162,5 @@ export function randomCode(length = 45): string {
 export function generateMasterKeyEntry(id = "k1"): string {
   return `${id}:${randomBytes(32).toString("base64")}`;
 }
+
+export { PayloadSealer, PayloadOpenError, type PayloadOpenFailure } from "./payload-sealer.ts";

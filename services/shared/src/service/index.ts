@@ -24,6 +24,11 @@ export function commonConfigSpec(defaultPort: number) {
     mode: oneOf("VESTIBULE_MODE", "development enables dev-only conveniences (dev mailbox); production disables them", ["development", "production"], "development"),
     publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of the API gateway (token issuer)", { default: "http://localhost:8102" }),
     eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams, to share one NATS between deployments", { default: "" }),
+    eventRetentionHours: int("VESTIBULE_EVENT_RETENTION_HOURS", "how long the event bus keeps events (consumers must catch up within it)", {
+      default: 24 * 7,
+      min: 1,
+      max: 24 * 365,
+    }),
     dbPoolSize: int("VESTIBULE_DB_POOL_SIZE", "max Postgres connections of this process", { default: 10, min: 1, max: 200 }),
   };
 }
@@ -63,8 +68,13 @@ export interface RunningService {
 
 const RUNTIME_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
 
-export function createBus(config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix">, log: Logger): EventBus {
-  return config.natsUrl ? new NatsBus(config.natsUrl, log, config.eventPrefix) : new PgBus(config.databaseUrl, log);
+export function createBus(
+  config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix"> & Partial<Pick<CommonConfig, "eventRetentionHours">>,
+  log: Logger,
+): EventBus {
+  return config.natsUrl
+    ? new NatsBus(config.natsUrl, log, config.eventPrefix, config.eventRetentionHours)
+    : new PgBus(config.databaseUrl, log, config.eventRetentionHours);
 }
 
 /**

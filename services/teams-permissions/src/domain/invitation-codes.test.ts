@@ -1,30 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { codeProblem, codeTail, linkWithCode, normalizeCode } from "./invitation-codes.ts";
 import { invitationEmail } from "./emails.ts";
 
-describe("invitation codes", () => {
+describe("invitation e-mails", () => {
   const code = "abcdefghjkmnpqrstvwxyz0123456789abcdefghjkmnp";
-
-  it("are 45 Crockford characters, case-insensitive", () => {
-    expect(code).toHaveLength(45);
-    expect(normalizeCode(` ${code.toUpperCase()} `)).toBe(code);
-    expect(normalizeCode(code.slice(1))).toBeUndefined();
-    expect(normalizeCode(`${code.slice(1)}i`)).toBeUndefined();
-    expect(codeTail(code)).toBe(code.slice(6));
-  });
-
-  it("are checked in the contract's order: expired, used, too many attempts", () => {
-    const now = new Date("2026-01-01T00:00:00Z");
-    const later = new Date(now.getTime() + 1000);
-    expect(codeProblem({ expiresAt: later, usedAt: null, attempts: 19 }, now)).toBeNull();
-    expect(codeProblem({ expiresAt: now, usedAt: now, attempts: 50 }, now)?.code).toBe("VERIFICATION_CODE_EXPIRED");
-    expect(codeProblem({ expiresAt: later, usedAt: now, attempts: 50 }, now)?.code).toBe("VERIFICATION_CODE_ALREADY_USED");
-    expect(codeProblem({ expiresAt: later, usedAt: null, attempts: 20 }, now)?.code).toBe("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
-  });
-
-  it("are appended to the callback URL", () => {
-    expect(linkWithCode("https://app.example.com/handler/team-invitation?code=old&x=1", code)).toBe(`https://app.example.com/handler/team-invitation?code=${code}&x=1`);
-  });
 
   it("travel in an e-mail with the link in both bodies, escaped in HTML", () => {
     const mail = invitationEmail({ teamDisplayName: "R&D <3", projectDisplayName: "Acme", link: `https://x.example.com/?a=1&code=${code}` });

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/events.proto.
  */
 export const file_vestibule_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIrcBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
+  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIs8BCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJEhYKDnNlYWxlZF9jb250ZW50GAogASgMIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
 
 /**
  * auth.email.requested.v1: an e-mail the auth service wants sent (verification, password reset, magic link).
@@ -72,6 +72,20 @@ export type EmailRequested = Message<"vestibule.auth.v1.EmailRequested"> & {
    * @generated from field: string variables_json = 9;
    */
   variablesJson: string;
+
+  /**
+   * The sensitive fields (`subject`, `html`, `text`, `variables_json`: they carry one-time codes and links), sealed by
+   * the producer so that they are unreadable in its outbox table and in the bus's log. When set, those four fields are
+   * empty in this message. Empty = they are in clear (events written before sealing existed; consumers accept both).
+   * Sealing: @vestibule/shared/secrets PayloadSealer (AES-256-GCM under a key derived with HKDF-SHA256 from the first
+   * master key of VESTIBULE_MASTER_KEYS, whose id the payload carries, so the consumer opens it with any configured
+   * master key). The additional data is "<event type>\n<project_id>\n<to>", so the payload opens only in the event it
+   * was sealed for. The plaintext is the binary encoding of an EmailRequested that sets only those four fields.
+   * Upgrade the e-mail service (the consumer) before its producers.
+   *
+   * @generated from field: bytes sealed_content = 10;
+   */
+  sealedContent: Uint8Array;
 };
 
 /**

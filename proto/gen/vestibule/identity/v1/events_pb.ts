@@ -23,6 +23,12 @@ export const file_vestibule_identity_v1_events: GenFile = /*@__PURE__*/
  */
 export type ProjectCreated = Message<"vestibule.identity.v1.ProjectCreated"> & {
   /**
+   * The project as created, with its secrets left out: every secret leaf of the configuration (OAuth client secrets
+   * `auth.oauth.providers.*.clientSecret`, the SMTP password `emails.server.password`; see secretConfigPaths in
+   * services/identity/src/domain/config.ts) is absent from `rendered_config_json`, and `client_secret` / `password`
+   * from `admin_config_json`. Events are stored in the producer's outbox and in the bus's log, so they never carry a
+   * secret; a consumer that needs one calls ProjectService.GetProject.
+   *
    * @generated from field: vestibule.identity.v1.Project project = 1;
    */
   project?: Project | undefined;
@@ -42,6 +48,8 @@ export const ProjectCreatedSchema: GenMessage<ProjectCreated> = /*@__PURE__*/
  */
 export type ProjectUpdated = Message<"vestibule.identity.v1.ProjectUpdated"> & {
   /**
+   * The project after the change, with its secrets left out as in ProjectCreated.
+   *
    * @generated from field: vestibule.identity.v1.Project project = 1;
    */
   project?: Project | undefined;

@@ -65,7 +65,8 @@ export type Project = Message<"vestibule.identity.v1.Project"> & {
   /**
    * The project's configuration in the admin shape of the public contract
    * (`config` of `/internal/projects/current`: sign_up_enabled, domains, oauth_providers, ...), as JSON.
-   * Secrets (OAuth client secrets, SMTP password) are included in clear: only admin callers may see it.
+   * Secrets (OAuth client secrets, SMTP password) are included in clear in RPC answers (GetProject, ...): only admin
+   * callers and the services that use them may see it. In events (ProjectCreated, ProjectUpdated) they are left out.
    *
    * @generated from field: string admin_config_json = 9;
    */
@@ -73,7 +74,8 @@ export type Project = Message<"vestibule.identity.v1.Project"> & {
 
   /**
    * The fully rendered layered configuration (defaults < project config < environment override),
-   * as returned by `GET /internal/config`, as JSON.
+   * as returned by `GET /internal/config`, as JSON. Secret leaves as in `admin_config_json`: in clear in RPC answers,
+   * left out in events.
    *
    * @generated from field: string rendered_config_json = 10;
    */

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/teams_permissions/v1/events.proto.
  */
 export const file_vestibule_teams_permissions_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Cit2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvZXZlbnRzLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEiWgoLVGVhbUNyZWF0ZWQSMgoEdGVhbRgBIAEoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtEhcKD2NyZWF0b3JfdXNlcl9pZBgCIAEoCSJBCgtUZWFtVXBkYXRlZBIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iMgoLVGVhbURlbGV0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJIkcKD01lbWJlcnNoaXBBZGRlZBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3RlYW1faWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSJJChFNZW1iZXJzaGlwUmVtb3ZlZBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3RlYW1faWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSKgAQoRUGVybWlzc2lvbkdyYW50ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRI+CgVzY29wZRgCIAEoDjIvLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5QZXJtaXNzaW9uU2NvcGUSDwoHdGVhbV9pZBgDIAEoCRIPCgd1c2VyX2lkGAQgASgJEhUKDXBlcm1pc3Npb25faWQYBSABKAkioAEKEVBlcm1pc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSPgoFc2NvcGUYAiABKA4yLy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuUGVybWlzc2lvblNjb3BlEg8KB3RlYW1faWQYAyABKAkSDwoHdXNlcl9pZBgEIAEoCRIVCg1wZXJtaXNzaW9uX2lkGAUgASgJIrcBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJYgZwcm90bzM", [file_vestibule_teams_permissions_v1_permission, file_vestibule_teams_permissions_v1_team]);
+  fileDesc("Cit2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvZXZlbnRzLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEiWgoLVGVhbUNyZWF0ZWQSMgoEdGVhbRgBIAEoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtEhcKD2NyZWF0b3JfdXNlcl9pZBgCIAEoCSJBCgtUZWFtVXBkYXRlZBIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iMgoLVGVhbURlbGV0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJIkcKD01lbWJlcnNoaXBBZGRlZBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3RlYW1faWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSJJChFNZW1iZXJzaGlwUmVtb3ZlZBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3RlYW1faWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSKgAQoRUGVybWlzc2lvbkdyYW50ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRI+CgVzY29wZRgCIAEoDjIvLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5QZXJtaXNzaW9uU2NvcGUSDwoHdGVhbV9pZBgDIAEoCRIPCgd1c2VyX2lkGAQgASgJEhUKDXBlcm1pc3Npb25faWQYBSABKAkioAEKEVBlcm1pc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSPgoFc2NvcGUYAiABKA4yLy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuUGVybWlzc2lvblNjb3BlEg8KB3RlYW1faWQYAyABKAkSDwoHdXNlcl9pZBgEIAEoCRIVCg1wZXJtaXNzaW9uX2lkGAUgASgJIs8BCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJEhYKDnNlYWxlZF9jb250ZW50GAogASgMYgZwcm90bzM", [file_vestibule_teams_permissions_v1_permission, file_vestibule_teams_permissions_v1_team]);
 
 /**
  * teams_permissions.team.created.v1
@@ -224,7 +224,7 @@ export const PermissionRevokedSchema: GenMessage<PermissionRevoked> = /*@__PURE_
 
 /**
  * teams_permissions.email.requested.v1: an e-mail this service wants sent (team invitations). Wire-compatible with
- * vestibule.auth.v1.EmailRequested (fields 1-8 have the same names and numbers), plus the template's variables.
+ * vestibule.auth.v1.EmailRequested (fields 1-10 have the same names and numbers).
  *
  * @generated from message vestibule.teams_permissions.v1.EmailRequested
  */
@@ -281,6 +281,20 @@ export type EmailRequested = Message<"vestibule.teams_permissions.v1.EmailReques
    * @generated from field: string variables_json = 9;
    */
   variablesJson: string;
+
+  /**
+   * The sensitive fields (`subject`, `html`, `text`, `variables_json`: they carry one-time codes and links), sealed by
+   * the producer so that they are unreadable in its outbox table and in the bus's log. When set, those four fields are
+   * empty in this message. Empty = they are in clear (events written before sealing existed; consumers accept both).
+   * Sealing: @vestibule/shared/secrets PayloadSealer (AES-256-GCM under a key derived with HKDF-SHA256 from the first
+   * master key of VESTIBULE_MASTER_KEYS, whose id the payload carries, so the consumer opens it with any configured
+   * master key). The additional data is "<event type>\n<project_id>\n<to>", so the payload opens only in the event it
+   * was sealed for. The plaintext is the binary encoding of an EmailRequested that sets only those four fields.
+   * Upgrade the e-mail service (the consumer) before its producers.
+   *
+   * @generated from field: bytes sealed_content = 10;
+   */
+  sealedContent: Uint8Array;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { randomCode } from "@vestibule/shared/secrets";
-import { codeProblem, codeTail, linkWithCode, normalizeCode } from "./codes.ts";
+import { randomCode } from "../secrets/index.ts";
+import { codeProblem, codeTail, linkWithCode, normalizeCode } from "./index.ts";
 
 describe("codes", () => {
   it("normalises case and refuses anything that is not 45 alphabet characters", () => {
