@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LoadingCache } from "@vestibule/shared/cache";
 import type { Pool, Queryable } from "@vestibule/shared/db";
 import type { SearchPools } from "./search-pools.ts";
 import { substringPattern, type AggregateDeltas } from "../domain/users.ts";
@@ -224,17 +225,20 @@ export const userStore = {
     } else if (q.search !== undefined) {
       if (!searchPools) throw new Error("a paginated search needs the search pools");
       let searchPool = searchPools.trigram;
-      if (q.exactId === undefined && !looksRare(q.search)) {
+      const known = searchPaths.peek(searchPathKey(q, q.search));
+      if (known) {
+        searchPool = known === "walk" ? searchPools.walk : searchPools.trigram;
+      } else if (q.exactId === undefined && !looksRare(q.search)) {
         // Filter the next SEARCH_SAMPLE users in order; execution stops as soon as the page is full.
         const sample = new PageQuery(q);
-        const { rows } = await pool.query<UserRow>(
-          sample.select(`(SELECT w.* FROM (SELECT * FROM users u WHERE ${sample.where()} ${sample.order("u")} LIMIT ${sample.param(SEARCH_SAMPLE)}) w
-                          WHERE w.search_text LIKE ${sample.param(substringPattern(q.search))} ${sample.order("w")} ${sample.limit()}) u`),
-          sample.params,
-        );
+        const text = sample.select(`(SELECT w.* FROM (SELECT * FROM users u WHERE ${sample.where()} ${sample.order("u")} LIMIT ${sample.param(SEARCH_SAMPLE)}) w
+                          WHERE w.search_text LIKE ${sample.param(substringPattern(q.search))} ${sample.order("w")} ${sample.limit()}) u`);
+        const { rows } = await pool.query<UserRow>({ name: statementName("identity_search_sample", text), text, values: sample.params });
         if (rows.length > q.limit) return rows;
         // Not full: the whole sample was read and these are all its matches, which tell how common the term is.
-        searchPool = rows.length >= SEARCH_WALK_MIN_MATCHES ? searchPools.walk : searchPools.trigram;
+        const path = rows.length >= SEARCH_WALK_MIN_MATCHES ? "walk" : "trigram";
+        searchPaths.set(searchPathKey(q, q.search), path);
+        searchPool = path === "walk" ? searchPools.walk : searchPools.trigram;
       }
       // The page itself, in one statement on the pinned connections (unless an id must join the matches).
       if (q.exactId === undefined) return searchPage(searchPool, q, q.search, searchPool === searchPools.trigram);
@@ -469,6 +473,22 @@ const SEARCH_SAMPLE = 5_000;
 const SEARCH_WALK_MIN_MATCHES = 11;
 
 /**
+ * The access path the sample chose for a term, remembered for a while per process (terms do not change frequency from
+ * one minute to the next): the next pages of a search and repeated searches skip the sample. Only a performance hint;
+ * both paths return the same rows.
+ */
+const searchPaths = new LoadingCache<"walk" | "trigram">(() => Promise.reject(new Error("searchPaths is filled with set()")), { ttlMs: 10 * 60_000, maxEntries: 20_000 });
+
+function searchPathKey(q: ListUsersQuery, search: string): string {
+  return `${q.projectId}|${q.includeAnonymous ? 1 : 0}|${search.toLowerCase()}`;
+}
+
+/** A name for a prepared statement, derived from its text (one plan per distinct statement and connection). */
+function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+}
+
+/**
  * Ids of the matching users from the cursor on (at most limit + 1 when paginated), in listing order. The access path
  * is the one `pool`'s connections are pinned to (or the planner's choice on the main pool).
  */
@@ -490,7 +510,7 @@ async function searchPage(pool: Pool, q: ListUsersQuery, search: string, trigram
   const page = new PageQuery(q);
   const conditions = searchConditions(page, search, trigram);
   const text = page.select(`(SELECT u.* FROM users u WHERE ${page.where(...conditions)} ${page.order("u")} ${page.limit()}) u`);
-  const { rows } = await pool.query<UserRow>({ name: `identity_search_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text, values: page.params });
+  const { rows } = await pool.query<UserRow>({ name: statementName("identity_search", text), text, values: page.params });
   return rows;
 }
 
