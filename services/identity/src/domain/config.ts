@@ -1220,8 +1220,10 @@ export function validateAdminConfigUpdate(update: unknown, path = "config"): str
 
 /**
  * Config of the `internal` (dashboard) project in development (headers-and-auth.md section 4): sign-up, password
- * and OTP on, localhost allowed, a personal team on sign-up, client team creation, and shared GitHub, Spotify,
- * Google and Microsoft. Store it with `overrideFromAdminConfigUpdate`.
+ * and OTP on, localhost allowed, a personal team on sign-up, client team creation. Stack's seed also enables shared
+ * GitHub, Spotify, Google and Microsoft sign-in; Vestibule does not serve the OAuth flow yet
+ * (`/auth/oauth/authorize/*`), so its seed leaves them out rather than show the dashboard's users buttons that fail.
+ * Store it with `overrideFromAdminConfigUpdate`.
  */
 export function internalProjectSeedConfig(): AdminConfigUpdate {
   return {
@@ -1231,7 +1233,6 @@ export function internalProjectSeedConfig(): AdminConfigUpdate {
     allow_localhost: true,
     create_team_on_sign_up: true,
     client_team_creation_enabled: true,
-    oauth_providers: (["github", "spotify", "google", "microsoft"] as const).map((id) => ({ id, type: "shared" })),
   };
 }
 
