@@ -32,3 +32,15 @@ describe("readConfig", () => {
     }
   });
 });
+
+describe("the service secret at start-up", () => {
+  it("refuses the placeholder shipped in deploy/ and a low-entropy secret, naming the variable", async () => {
+    const { commonConfigSpec } = await import("../service/index.ts"); // the gateway uses the same check (gateway/src/config.ts)
+    const base = { DATABASE_URL: "postgres://x@127.0.0.1/db", VESTIBULE_MASTER_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}` };
+    for (const secret of ["CHANGE-ME-at-least-32-random-characters", "a".repeat(64)]) {
+      expect(() => readConfig(commonConfigSpec(8110), { ...base, VESTIBULE_SERVICE_SECRET: secret })).toThrow(/VESTIBULE_SERVICE_SECRET/);
+    }
+    const good = "f3a9c1d27b6e4058a1c9d3e7f20b5a6c8d1e4f7a0b3c6d9e2f5a8b1c4d7e0f3a";
+    expect(readConfig(commonConfigSpec(8110), { ...base, VESTIBULE_SERVICE_SECRET: good }).serviceSecret).toBe(good);
+  });
+});

@@ -28,13 +28,19 @@ function present(raw: string | undefined): raw is string {
   return raw !== undefined && raw !== "";
 }
 
-export function str(env: string, description: string, opts: { default?: string; minLength?: number } = {}): Field<string> {
+export function str(
+  env: string,
+  description: string,
+  opts: { default?: string; minLength?: number; check?: (value: string) => string | null } = {},
+): Field<string> {
   return field(env, description, (raw) => {
     const value = present(raw) ? raw : opts.default;
     if (value === undefined) throw new Error("is required");
     if (opts.minLength !== undefined && value.length < opts.minLength) {
       throw new Error(`must be at least ${opts.minLength} characters long`);
     }
+    const problem = opts.check?.(value);
+    if (problem) throw new Error(problem);
     return value;
   });
 }
