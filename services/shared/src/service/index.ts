@@ -90,7 +90,7 @@ export async function startService(
   const config = readConfig(commonConfigSpec(SERVICES[def.name].port), env);
   const log = options.log ?? createLogger({ service: def.name, level: config.logLevel });
   const schema = options.schema ?? def.name;
-  const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize });
+  const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize, log });
   await migrate(pool, schema, [...readMigrations(RUNTIME_MIGRATIONS, "runtime:"), ...readMigrations(def.migrationsDir)], log);
   const bus = createBus(config, log);
   const outbox = new Outbox(def.name, schema);
