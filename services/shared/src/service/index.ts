@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { int, masterKeys, oneOf, optionalStr, readConfig, str, url, type ConfigOf, ConfigError } from "../config/index.ts";
+import { assertDevelopmentOnLoopback, int, masterKeys, oneOf, optionalStr, readConfig, str, url, type ConfigOf, ConfigError } from "../config/index.ts";
 import { createPool, migrate, readMigrations, type Pool } from "../db/index.ts";
 import { NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus, type RelayHandle } from "../events/index.ts";
 import { createLogger, type Logger } from "../log/index.ts";
@@ -22,7 +22,7 @@ export function commonConfigSpec(defaultPort: number) {
     port: int("PORT", "port of this service's gRPC/Connect server (h2c)", { default: defaultPort, min: 0, max: 65535 }),
     host: str("HOST", "interface to listen on", { default: "127.0.0.1" }),
     logLevel: oneOf("LOG_LEVEL", "log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
-    mode: oneOf("VESTIBULE_MODE", "development enables dev-only conveniences (dev mailbox); production disables them", ["development", "production"], "development"),
+    mode: oneOf("VESTIBULE_MODE", "production (default) or development (dev mailbox and other conveniences; loopback only)", ["development", "production"], "production"),
     publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of the API gateway (token issuer)", { default: "http://localhost:8102" }),
     eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams, to share one NATS between deployments", { default: "" }),
     eventRetentionHours: int("VESTIBULE_EVENT_RETENTION_HOURS", "how long the event bus keeps events (consumers must catch up within it)", {
@@ -88,6 +88,7 @@ export async function startService(
 ): Promise<RunningService> {
   const env = options.env ?? process.env;
   const config = readConfig(commonConfigSpec(SERVICES[def.name].port), env);
+  assertDevelopmentOnLoopback(config);
   const log = options.log ?? createLogger({ service: def.name, level: config.logLevel });
   const schema = options.schema ?? def.name;
   const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize, log });
