@@ -6,8 +6,8 @@ export interface PasskeyRow {
   readonly user_id: string;
   readonly credential_id: string;
   readonly public_key: Buffer;
-  /** bigint column, read as a string by pg. */
-  readonly counter: string;
+  /** bigint column (the pool parses it as a number). */
+  readonly counter: number | string;
   readonly transports: string[];
   readonly name: string;
   readonly rp_id: string;
@@ -91,10 +91,10 @@ export const passkeyStore = {
    * Records a successful sign-in: the new counter and the time, only if the stored counter is still the one the
    * assertion was checked against (two racing uses of one assertion: one wins). False when it lost.
    */
-  async recordUse(db: Queryable, id: string, expectedCounter: string, newCounter: number): Promise<boolean> {
+  async recordUse(db: Queryable, id: string, expectedCounter: number | string, newCounter: number): Promise<boolean> {
     const { rowCount } = await db.query(
       `UPDATE passkey_credentials SET counter = $3, last_used_at = now() WHERE id = $1 AND counter = $2::bigint`,
-      [id, expectedCounter, newCounter],
+      [id, String(expectedCounter), newCounter],
     );
     return rowCount === 1;
   },
