@@ -174,6 +174,17 @@ function ownedProject(source: OwnedProjectSource): AdminOwnedProject {
 
 let anonymousIds = 0;
 
+/** A passkey of `GET /auth/passkeys`. */
+export function passkeyFrom(p: Json): Passkey {
+  return {
+    id: p.id as string,
+    name: p.name as string,
+    createdAt: new Date(p.created_at_millis as number),
+    lastUsedAt: p.last_used_at_millis ? new Date(p.last_used_at_millis as number) : null,
+    transports: (p.transports ?? []) as string[],
+  };
+}
+
 export class StackClientApp {
   readonly projectId: string;
   readonly urls: Readonly<HandlerUrls>;
@@ -953,13 +964,7 @@ export class StackClientApp {
       },
       listPasskeys: async (): Promise<Passkey[]> => {
         const r = await this.api.json<{ items: Json[] }>("/auth/passkeys?user_id=me", { session });
-        return r.items.map((p) => ({
-          id: p.id as string,
-          name: p.name as string,
-          createdAt: new Date(p.created_at_millis as number),
-          lastUsedAt: p.last_used_at_millis ? new Date(p.last_used_at_millis as number) : null,
-          transports: (p.transports ?? []) as string[],
-        }));
+        return r.items.map(passkeyFrom);
       },
       renamePasskey: async (id: string, name: string) => {
         await this.api.send(`/auth/passkeys/${encodeURIComponent(id)}?user_id=me`, { method: "PATCH", body: { name }, session });

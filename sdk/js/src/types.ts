@@ -406,6 +406,8 @@ export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
 export interface ServerUserExtra {
   readonly lastActiveAt: Date;
+  /** The user's passkeys, oldest first (Vestibule extension; GET /auth/passkeys?user_id=). */
+  listPasskeys(): Promise<Passkey[]>;
   readonly serverMetadata: any;
   setPrimaryEmail(email: string | null, options?: { verified?: boolean }): Promise<void>;
   setServerMetadata(metadata: any): Promise<void>;
