@@ -61,6 +61,7 @@ export function weakKeyReason(publicKey: Uint8Array<ArrayBuffer>): string | unde
   } catch {
     return "The credential public key cannot be decoded";
   }
+  if (!(key instanceof Map)) return "The credential public key cannot be decoded";
   if (key.get(cose.COSEKEYS.kty) !== cose.COSEKTY.RSA) return undefined;
   const n = key.get(cose.COSEKEYS.n as never) as Uint8Array | undefined;
   if (!n) return "The RSA public key has no modulus";
