@@ -64,6 +64,7 @@ export async function startEmailStack(extraEnv: Record<string, string> = {}, ema
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // tests and benchmarks use the development conveniences (dev mailbox)
     PORT: "0",
     LOG_LEVEL: "silent",
     ...extraEnv,
