@@ -10,6 +10,8 @@ import type { CDPSession, Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
 import { bundleStackframeJs } from "../src/stackframe-bundle.ts";
+import { FRONTEND_APPS, type RuntimeConfig } from "@vestibule/build-config/apps";
+import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -22,6 +24,9 @@ let tp: TestPlatform;
 let browser: Browser;
 let origin: string;
 const servers: Server[] = [];
+const frontendServers: FrontendsServer[] = [];
+/** Users the SDK tests leave with one passkey each (the dashboard test looks at them). */
+const withPasskey: string[] = [];
 
 /**
  * A page that loads the SDK bundle, served by a real local server (a page the browser gets from an intercepted route
@@ -104,6 +109,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   for (const s of servers) s.close();
+  for (const s of frontendServers) await s.close().catch(() => undefined);
   await tp?.stop();
 });
 
@@ -222,7 +228,42 @@ describe("published @stackframe/js in the browser", () => {
         return u?.primaryEmail ?? null;
       }, settings);
       expect(who).toBe(email);
+      withPasskey.push(email);
       await page.close();
     });
   }
+});
+
+describe("dashboard (areas standalone with the demo project's admin key)", () => {
+  it("the auth area toggles passkeys; the user detail shows the user's passkey count and last use", async () => {
+    const demo = tp.projects.demo;
+    const config = (await (await fetch(`${origin}/config.json`)).json()) as RuntimeConfig;
+    const dev = { apiUrl: tp.gatewayUrl, projectId: demo.project_id, superSecretAdminKey: demo.super_secret_admin_key, secretServerKey: demo.secret_server_key, frontendsOrigin: origin, mode: "development" };
+    const documents = Object.fromEntries(FRONTEND_APPS.filter((a) => a.area).map((a) => [`${a.mountPath}dev-config.json`, dev]));
+    const standalone = await startFrontendsServer({ port: 0, host: "127.0.0.1", config, documents });
+    frontendServers.push(standalone);
+    const page = await browser.newPage();
+
+    await page.goto(`${standalone.url}/remotes/dashboard-auth/`);
+    const toggle = page.getByRole("switch", { name: /^Passkeys/ });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    const passkeyEnabled = async () => (await api<{ config: { passkey_enabled: boolean } }>("/internal/projects/current", { type: "admin" })).config.passkey_enabled;
+    await toggle.click();
+    await expect.poll(passkeyEnabled).toBe(false);
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await toggle.click();
+    await expect.poll(passkeyEnabled).toBe(true);
+
+    expect(withPasskey.length).toBeGreaterThan(0);
+    const email = withPasskey[0]!;
+    await page.goto(`${standalone.url}/remotes/dashboard-users/`);
+    await page.getByLabel("Search users").fill(email);
+    await page.getByRole("link", { name: email }).click();
+    const count = page.getByTestId("passkey-count");
+    await count.waitFor();
+    expect(await count.textContent()).toMatch(/^1 passkey \(last used /);
+    await screenshotBothThemes(page, "standalone-user-detail-passkeys");
+    await page.close();
+  });
 });
