@@ -165,7 +165,7 @@ export function createPasskeyService(rt: AuthRuntime): ServiceImpl<typeof Passke
         }
         if (!user.passkeyAuthEnabled) {
           const updated = await identity.users.updateUser({ projectId: req.projectId, userId: user.id, passkeyAuthEnabled: true });
-          await tx.query(`UPDATE passkey_credentials SET user_version = $2 WHERE id = $1`, [inserted.id, Number(updated.user?.version ?? 0)]);
+          await passkeyStore.setUserVersion(tx, inserted.id, Number(updated.user?.version ?? 0));
         }
         return inserted;
       });

@@ -63,6 +63,11 @@ export const passkeyStore = {
     return rows[0]!;
   },
 
+  /** The identity user version at which the credential's user had passkeys on (see deleteEnabledBefore). */
+  async setUserVersion(db: Queryable, id: string, version: number): Promise<void> {
+    await db.query(`UPDATE passkey_credentials SET user_version = $2 WHERE id = $1`, [id, version]);
+  },
+
   async byCredentialId(db: Queryable, projectId: string, credentialId: string): Promise<PasskeyRow | undefined> {
     const { rows } = await db.query<PasskeyRow>(`SELECT ${COLUMNS} FROM passkey_credentials WHERE project_id = $1 AND credential_id = $2`, [
       projectId,
