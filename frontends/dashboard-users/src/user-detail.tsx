@@ -17,6 +17,21 @@ const valueOf = (p: ReturnType<typeof parseJson>): any => (p.ok ? p.value : null
 
 const pretty = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v, null, 2));
 
+/** How many passkeys the user has (none while passkey sign-in is off for them), with the last use. */
+function PasskeyCount({ user }: { user: ServerUser }) {
+  const passkeys = useLoad(() => user.listPasskeys(), [user]);
+  if (passkeys.status === "loading") return <Skeleton height={16} width={80} />;
+  if (passkeys.error || !passkeys.value) return <span className="vs-muted">unavailable</span>;
+  const list = passkeys.value;
+  const last = list.map((p) => p.lastUsedAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+  return (
+    <span data-testid="passkey-count">
+      {list.length === 0 ? "None" : `${list.length} passkey${list.length === 1 ? "" : "s"}`}
+      {last ? <span className="vs-muted"> (last used {new Date(last).toLocaleString()})</span> : null}
+    </span>
+  );
+}
+
 function MetadataEditor({ user, onSaved }: { user: ServerUser; onSaved: () => Promise<void> }) {
   const [client, setClient] = useState(pretty(user.clientMetadata));
   const [readOnly, setReadOnly] = useState(pretty(user.clientReadOnlyMetadata));
@@ -144,6 +159,10 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
               <dd>{u.lastActiveAt.toLocaleString()}</dd>
               <dt>Sign-in methods</dt>
               <dd>{[u.hasPassword ? "password" : "", u.otpAuthEnabled ? "e-mail code" : "", u.passkeyAuthEnabled ? "passkey" : "", ...u.oauthProviders.map((p) => p.id)].filter(Boolean).join(", ") || "—"}</dd>
+              <dt>Passkeys</dt>
+              <dd>
+                <PasskeyCount key={`k${u.id}`} user={u} />
+              </dd>
               <dt>Two-factor</dt>
               <dd>{u.isMultiFactorRequired ? "On" : "Off"}</dd>
             </dl>

@@ -13,7 +13,7 @@ import {
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
-import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
+import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, passkeyFrom, customerOf, userUpdateBody, type Json } from "./client-app.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {
@@ -487,6 +487,7 @@ export class StackServerApp extends StackClientApp {
         this.teamProfileFrom(null, team.id, await api.json<Json>(`/team-member-profiles/${team.id}/${id}`, { accessType: "server" })),
       createApiKey: async (options) => this.createApiKey(null, "user", id, options) as never,
       listApiKeys: async () => this.listApiKeys(null, "user", id) as never,
+      listPasskeys: async () => (await api.json<{ items: Json[] }>("/auth/passkeys", { accessType: "server", query: { user_id: id } })).items.map(passkeyFrom),
       listOAuthProviders: async () =>
         (await api.json<{ items: Json[] }>("/oauth-providers", { accessType: "server", query: { user_id: id } })).items.map((p) => this.oauthProviderFrom(null, p)),
       getOAuthProvider: async (providerId) => {

@@ -114,12 +114,25 @@ export interface ActiveSession {
   readonly isCurrentSession: boolean;
   readonly geoInfo?: GeoInfo;
 }
+/** One of the signed-in user's passkeys (Vestibule's own `/auth/passkeys`). */
+export interface Passkey {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly transports: readonly string[];
+}
 export interface Auth {
   readonly currentSession: Session;
   signOut(options?: { redirectUrl?: URL | string }): Promise<void>;
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
   registerPasskey(options?: { hostname?: string }): Promise<Result<undefined, KnownErrorOfName<"PasskeyRegistrationFailed"> | KnownErrorOfName<"PasskeyWebAuthnError">>>;
+  /** The user's passkeys, oldest first (Vestibule extension). */
+  listPasskeys(): Promise<Passkey[]>;
+  renamePasskey(id: string, name: string): Promise<void>;
+  /** Removes a passkey; removing the last one turns passkey sign-in off for the user. */
+  deletePasskey(id: string): Promise<void>;
 }
 
 // ---- Users -------------------------------------------------------------------------------------------------
@@ -393,6 +406,8 @@ export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
 export interface ServerUserExtra {
   readonly lastActiveAt: Date;
+  /** The user's passkeys, oldest first (Vestibule extension; GET /auth/passkeys?user_id=). */
+  listPasskeys(): Promise<Passkey[]>;
   readonly serverMetadata: any;
   setPrimaryEmail(email: string | null, options?: { verified?: boolean }): Promise<void>;
   setServerMetadata(metadata: any): Promise<void>;

@@ -7,7 +7,13 @@ import type { RateLimiter } from "@vestibule/shared/rate-limit";
 import { codeStore, type CodeRow } from "./store/code-store.ts";
 
 /** What a code is for; a code only works at the endpoints of its purpose. */
-export type CodePurpose = "password_reset" | "contact_channel_verification" | "mfa_attempt" | "otp_sign_in";
+export type CodePurpose =
+  | "password_reset"
+  | "contact_channel_verification"
+  | "mfa_attempt"
+  | "otp_sign_in"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 /**
  * The one-time code store shared by password reset, e-mail verification and later magic links, invitations and MFA

@@ -92,6 +92,7 @@ import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
 import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
+import { passkeyRoutes } from "./auth-passkey.ts";
 import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
 import {
   createEmailDraftRoute,
@@ -202,6 +203,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInCodeRoute,
   checkSignInCodeRoute,
   otpSignInRoute,
+  ...passkeyRoutes,
   sendEmailRoute,
   renderEmailRoute,
   unsubscribeLinkRoute,

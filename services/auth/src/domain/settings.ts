@@ -11,6 +11,8 @@ export interface AuthSettings {
   readonly passwordSignIn: boolean;
   /** Magic link / one-time code sign-in (`auth.otp.allowSignIn`, admin `magic_link_enabled`); off by default. */
   readonly otpSignIn: boolean;
+  /** Passkey sign-in and registration (`auth.passkey.allowSignIn`, admin `passkey_enabled`); off by default. */
+  readonly passkeySignIn: boolean;
   readonly refreshTokenRotation: boolean;
   /** Access-token lifetime; always > 20 s (the SDK refreshes when fewer than 20 s remain). */
   readonly accessTokenLifetimeSeconds: number;
@@ -48,6 +50,7 @@ export function authSettingsFromRendered(projectId: string, displayName: string,
     allowSignUp: bool(auth.allowSignUp, true),
     passwordSignIn: bool(obj(auth.password).allowSignIn, true),
     otpSignIn: bool(obj(auth.otp).allowSignIn, false),
+    passkeySignIn: bool(obj(auth.passkey).allowSignIn, false),
     refreshTokenRotation: bool(auth.refreshTokenRotation, false),
     accessTokenLifetimeSeconds:
       typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20 ? lifetime : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
