@@ -36,20 +36,16 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
   async function checkCode(projectId: string, input: string, ip: string, userId?: string): Promise<InvitationRow> {
     const code = normalizeCode(input);
     const account = userId || (code ? codeTail(code) : undefined);
-    const attempt = await rt.limiter.begin({ method: "code:team_invitation", projectId, account, ip: ip || undefined });
-    if (!code) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
-    const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
-    if (!row) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-    if (problem) throw problem;
-    return row;
+    return rt.limiter.guard({ method: "code:team_invitation", projectId, account, ip: ip || undefined }, async (attempt) => {
+      if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
+      const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
+      if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      attempt.release();
+      const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+      if (problem) throw problem;
+      return row;
+    });
   }
 
   async function teamOf(projectId: string, row: InvitationRow) {
