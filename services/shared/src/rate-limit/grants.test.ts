@@ -43,6 +43,11 @@ describe("brute-force reservations", () => {
     expect(released.writes.get("a")).toMatchObject({ failures: 1, pending: 2, failed: false, block: -1 });
   });
 
+  it("a success settled together with failures (in flight together) forgets only the failures settled before", () => {
+    const r = settleAttempts([{ refs: [account], outcome: "failure" }, { refs: [account], outcome: "success" }], state({ a: { pending: 2, failures: 2 } }));
+    expect(r.writes.get("a")).toMatchObject({ failures: 1, pending: 0, failed: true });
+  });
+
   it("counters that end with nothing to remember are deleted, not written", () => {
     const r = settleAttempts([{ refs: [account, ip], outcome: "success" }], state({ a: { pending: 1, failures: 2 }, ip: { pending: 1 } }));
     expect(r.clean.sort()).toEqual(["a", "ip"]);

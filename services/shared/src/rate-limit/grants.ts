@@ -95,10 +95,14 @@ export function reserveAttempts(attempts: readonly (readonly CounterRef[])[], st
   return { decisions, ...counters.result() };
 }
 
-/** Ends the reservations of checked attempts (in order) with their outcomes; gives the counters' writes. */
+/**
+ * Ends the reservations of checked attempts with their outcomes; gives the counters' writes. Attempts settled together
+ * were in flight together: a success among them forgets the failures settled before, not theirs.
+ */
 export function settleAttempts(attempts: readonly { refs: readonly CounterRef[]; outcome: AttemptOutcome }[], state: ReadonlyMap<string, CounterState>): Writes {
   const counters = new Counters(state);
-  for (const { refs, outcome } of attempts) {
+  const failuresLast = [...attempts.filter((a) => a.outcome !== "failure"), ...attempts.filter((a) => a.outcome === "failure")];
+  for (const { refs, outcome } of failuresLast) {
     for (const r of refs) {
       const c = counters.get(r.key);
       c.pending = Math.max(0, c.pending - 1);
