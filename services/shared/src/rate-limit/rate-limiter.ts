@@ -64,8 +64,12 @@ class Settlements {
     });
   }
 
+  /**
+   * Wakes the longest-waiting attempt of each of `keys` (one at a time: it passes the turn on once decided, so a
+   * crowd of waiting guesses asks the database one after another, not all at once after every settle).
+   */
   notify(keys: Iterable<string>): void {
-    for (const k of keys) for (const done of [...(this.waiters.get(k) ?? [])]) done();
+    for (const k of keys) this.waiters.get(k)?.values().next().value?.();
   }
 }
 
@@ -129,6 +133,8 @@ export class RateLimiter {
     for (let pause = 10; waiting.length > 0; ) {
       const decisions = await this.transact(waiting.map((i) => refs[i]!), (state) => reserveAttempts(waiting.map((i) => refs[i]!), state));
       const granted = waiting.filter((_, k) => decisions[k]!.granted);
+      // Decided (granted or refused): the next attempt waiting on these counters may be decided too.
+      this.settlements.notify(new Set(waiting.filter((_, k) => decisions[k]!.granted || decisions[k]!.retryAfterSeconds !== undefined).flatMap((i) => refs[i]!.map((r) => r.key))));
       const next: number[] = [];
       waiting.forEach((i, k) => {
         const d = decisions[k]!;
