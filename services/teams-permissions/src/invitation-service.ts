@@ -29,27 +29,25 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
    *
    * Guessing is also limited like the auth service's code checks (rt.limiter, shared by the replicas): an unknown
    * code counts as a failure of the client IP and of the account, which is the signed-in user when there is one
-   * (details, accept) and otherwise the code's last 39 characters (check-code). A blocked IP or account gets the 429
-   * with Retry-After before the code is even looked up. A valid code does not reset the account's failures: one real
-   * invitation in hand must not buy more guesses; they are forgotten after the reset period instead.
+   * (details, accept) and otherwise the code's last 39 characters (check-code). Each guess is counted before it is
+   * looked up (`rt.limiter.guard`), so guesses sent at once are looked up no more often than one after another; a
+   * blocked IP or account gets the 429 with Retry-After before the code is even looked up. A valid code does not
+   * reset the account's failures (nor count as one): one real invitation in hand must not buy more guesses; they are
+   * forgotten after the reset period instead.
    */
   async function checkCode(projectId: string, input: string, ip: string, userId?: string): Promise<InvitationRow> {
     const code = normalizeCode(input);
     const account = userId || (code ? codeTail(code) : undefined);
-    const attempt = await rt.limiter.begin({ method: "code:team_invitation", projectId, account, ip: ip || undefined });
-    if (!code) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
-    const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
-    if (!row) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-    if (problem) throw problem;
-    return row;
+    return rt.limiter.guard({ method: "code:team_invitation", projectId, account, ip: ip || undefined }, async (attempt) => {
+      if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
+      const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
+      if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      attempt.release();
+      const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+      if (problem) throw problem;
+      return row;
+    });
   }
 
   async function teamOf(projectId: string, row: InvitationRow) {
