@@ -1,5 +1,5 @@
 import type { SecretBox } from "@vestibule/shared/secrets";
-import { mapSecretLeavesAsync, type ConfigOverride } from "./domain/config.ts";
+import { mapSecretLeavesAsync, type ConfigOverride } from "./domain/config/index.ts";
 
 /**
  * Secret leaves of a project's config override (OAuth client secrets, the SMTP password) are stored as SecretBox

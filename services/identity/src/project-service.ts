@@ -18,7 +18,7 @@ import {
   type AdminConfigUpdate,
   type ConfigOverride,
   type RenderedConfig,
-} from "./domain/config.ts";
+} from "./domain/config/index.ts";
 import { trustedDomainProblem } from "./domain/domains.ts";
 import { productionModeProblems } from "./domain/production-checks.ts";
 import { IdentityEvents } from "./events.ts";

@@ -21,8 +21,8 @@ import {
   validateAdminConfigUpdate,
   validateOverride,
   withoutSecretLeaves,
-} from "./config.ts";
-import type { AdminConfigUpdate, ConfigOverride } from "./config.ts";
+} from "./config/index.ts";
+import type { AdminConfigUpdate, ConfigOverride } from "./config/index.ts";
 
 /** The stored document after a sequence of writes, as the project service folds them. */
 function fold(...patches: ConfigOverride[]): ConfigOverride {

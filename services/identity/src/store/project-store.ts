@@ -1,5 +1,5 @@
 import type { Queryable } from "@vestibule/shared/db";
-import type { ConfigOverride } from "../domain/config.ts";
+import type { ConfigOverride } from "../domain/config/index.ts";
 
 /** A row of identity.projects. `config_override` may hold SecretBox ciphertexts at secret leaves. */
 export interface ProjectRow {
