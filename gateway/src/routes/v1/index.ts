@@ -11,6 +11,14 @@ import {
   updateConfigOverrideRoute,
 } from "./internal-projects.ts";
 import {
+  getConfigOverrideRoute,
+  getConfigSourceRoute,
+  resetConfigOverrideKeysRoute,
+  setConfigOverrideRoute,
+  unlinkConfigSourceRoute,
+  updateLevelConfigOverrideRoute,
+} from "./internal-config.ts";
+import {
   createInternalApiKeyRoute,
   getInternalApiKeyRoute,
   listInternalApiKeysRoute,
@@ -122,6 +130,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   deleteAdminProjectRoute,
   getConfigRoute,
   updateConfigOverrideRoute,
+  getConfigOverrideRoute,
+  setConfigOverrideRoute,
+  updateLevelConfigOverrideRoute,
+  resetConfigOverrideKeysRoute,
+  getConfigSourceRoute,
+  unlinkConfigSourceRoute,
   createInternalApiKeyRoute,
   listInternalApiKeysRoute,
   getInternalApiKeyRoute,

@@ -1,11 +1,13 @@
 /**
  * Project configuration: the rendered config, its override document, and the contract views built from it.
  *
- * Layering. A project's rendered config is `defaultRenderedConfig()` with ONE stored override document applied on
- * top (defaults < override). The document collects everything that was ever written for the project: the `config`
- * of `POST /internal/projects` and `PATCH /internal/projects/current` (turned into an override by
+ * Layering. A project keeps one override document per level (project, branch, environment; `levels.ts`), and its
+ * rendered config is `defaultRenderedConfig()` with the three applied in that order (defaults < project < branch <
+ * environment). The environment document collects what the seed-era routes write: the `config` of
+ * `POST /internal/projects` and `PATCH /internal/projects/current` (turned into an override by
  * `overrideFromAdminConfigUpdate`) and `PATCH /internal/config/override` bodies, each folded in with
- * `applyOverride(stored, patch)`. Later writes win.
+ * `applyOverride(stored, patch)`. Later writes win. `/internal/config/override/{level}` reads, replaces, patches or
+ * resets keys of one level.
  *
  * Override format (Stack Auth's config JSON format). An override is a JSON object whose keys are property names or
  * dotted paths (`"payments.items.credits"`); values may again be objects with plain or dotted keys. Semantics:
@@ -29,7 +31,8 @@
 
 export * from "./types.ts";
 export * from "./rendered.ts";
-export { applyOverride, flattenOverride, mergeOverrides } from "./override.ts";
+export { applyOverride, flattenOverride, mergeOverrides, resetOverrideKeys } from "./override.ts";
+export * from "./levels.ts";
 export { renderConfig } from "./render.ts";
 export { parseConfigOverride, validateOverride } from "./validate.ts";
 export * from "./secrets.ts";

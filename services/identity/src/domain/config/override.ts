@@ -134,3 +134,16 @@ export function applyOverride(base: OverrideInput, override: OverrideInput): Con
  * document: `doc = mergeOverrides(doc, patch)`.
  */
 export const mergeOverrides: (stored: OverrideInput, patch: OverrideInput) => ConfigObject = applyOverride;
+
+/**
+ * A copy of an override document without the given keys: each key (a dotted path) is removed with everything
+ * below it, however it was written (nested or dotted). What the document said elsewhere stays, so rendering falls
+ * back to the lower levels (or the defaults) at those paths. `POST /internal/config/override/{level}/reset-keys`.
+ */
+export function resetOverrideKeys(doc: OverrideInput, keys: readonly string[]): ConfigObject {
+  const flat = flattenOverride(doc);
+  for (const path of Object.keys(flat)) {
+    if (keys.some((key) => path === key || path.startsWith(`${key}.`))) delete flat[path];
+  }
+  return nestFlat(flat);
+}

@@ -44,6 +44,8 @@ export interface RenderedEmailServer {
 }
 
 export interface RenderedConfig {
+  /** Project-wide settings. `requirePublishableClientKey`: requests must carry the publishable client key. */
+  project: { requirePublishableClientKey: boolean };
   auth: {
     allowSignUp: boolean;
     password: { allowSignIn: boolean };
@@ -94,6 +96,7 @@ export interface RenderedConfig {
  */
 export function defaultRenderedConfig(): RenderedConfig {
   return {
+    project: { requirePublishableClientKey: false },
     auth: {
       allowSignUp: true,
       password: { allowSignIn: true },

@@ -33,6 +33,7 @@ const obj = (fields: Record<string, SchemaNode>, open = false): SchemaNode => ({
 const permissionSet: SchemaNode = { kind: "record", entry: { kind: "true" }, keyPattern: PERMISSION_ID };
 
 export const SCHEMA: SchemaNode = obj({
+  project: obj({ requirePublishableClientKey: bool }),
   auth: obj({
     allowSignUp: bool,
     password: obj({ allowSignIn: bool }),
