@@ -147,5 +147,24 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
       if (!ok) throw noDraft();
       return {};
     },
+
+    async deleteEmailTemplate(req) {
+      await seeded(req.projectId);
+      if (!isUuid(req.templateId) || !(await templateStore.deleteTemplate(pool, req.projectId, req.templateId))) throw noTemplate();
+      return {};
+    },
+
+    async deleteEmailTheme(req) {
+      await seeded(req.projectId);
+      const settings = await rt.settings.get(req.projectId);
+      if (req.themeId === settings.selectedThemeId) throw statusError(400, "The project's selected theme cannot be deleted; select another theme first.");
+      if (!isUuid(req.themeId) || !(await templateStore.deleteTheme(pool, req.projectId, req.themeId))) throw noTheme();
+      return {};
+    },
+
+    async deleteEmailDraft(req) {
+      if (!isUuid(req.draftId) || !(await templateStore.deleteDraft(pool, req.projectId, req.draftId))) throw noDraft();
+      return {};
+    },
   };
 }

@@ -19,6 +19,13 @@ import {
   updateLevelConfigOverrideRoute,
 } from "./internal-config.ts";
 import {
+  emailCapacityBoostRoute,
+  emailDeliveryInfoRoute,
+  getOutboxEmailRoute,
+  listOutboxEmailsRoute,
+  updateOutboxEmailRoute,
+} from "./emails-outbox.ts";
+import {
   createInternalApiKeyRoute,
   getInternalApiKeyRoute,
   listInternalApiKeysRoute,
@@ -116,6 +123,9 @@ import {
   updateEmailDraftRoute,
   updateEmailTemplateRoute,
   updateEmailThemeRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
 
@@ -235,4 +245,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInInvitationRoute,
   listNotificationPreferencesRoute,
   updateNotificationPreferenceRoute,
+  emailDeliveryInfoRoute,
+  emailCapacityBoostRoute,
+  listOutboxEmailsRoute,
+  getOutboxEmailRoute,
+  updateOutboxEmailRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
 ];
