@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
+import { DEFAULT_TEMPLATE_IDS, defaultNewTemplateSource } from "@stackframe/stack-shared/dist/helpers/emails";
 import { standardConfig, startTestSmtp } from "../../services/email/test/smtp-fixtures.ts";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
 
@@ -197,6 +198,46 @@ describe("delivery info and capacity boost", () => {
     expect(again.json.details.expires_at).toBe(after.json.capacity.boost_expires_at);
     expect((await call("POST", "/emails/capacity-boost", "client", {})).code).toBe("INSUFFICIENT_ACCESS_TYPE");
     expect((await call("POST", "/emails/capacity-boost", "server", { extra: 1 })).code).toBe("SCHEMA_ERROR");
+  });
+});
+
+describe("templates written for the published product", () => {
+  it("the SDK's DEFAULT_TEMPLATE_IDS name the project's system templates (render and send)", async () => {
+    const ids = DEFAULT_TEMPLATE_IDS as Record<string, string>;
+    for (const name of ["email_verification", "password_reset", "magic_link", "team_invitation", "sign_in_invitation"]) {
+      const r = await call("POST", "/emails/render-email", "admin", { template_id: ids[name] });
+      expect(r.status, name).toBe(200);
+      expect(r.json.html.startsWith("<!DOCTYPE html"), name).toBe(true);
+      expect(typeof r.json.subject, name).toBe("string");
+    }
+    const user = await newUser();
+    const sent = await call("POST", "/emails/send-email", "server", { user_ids: [user.id], template_id: ids.sign_in_invitation, variables: { link: "https://app.example/join" } });
+    expect(sent.status).toBe(200);
+    const mail = await until("the invitation", () => smtp.received.find((m) => m.to.includes(user.email)));
+    expect(mail.decoded).toContain("https://app.example/join");
+  });
+
+  it("a template importing arktype, @react-email/components and @stackframe/emails is saved, rendered and sent; drafts render as a document", async () => {
+    const created = await call("POST", "/internal/email-templates", "admin", { display_name: "Counter" });
+    const saved = await call("PATCH", `/internal/email-templates/${created.json.id}`, "admin", { tsx_source: defaultNewTemplateSource });
+    expect(saved.status).toBe(200);
+    expect(saved.json.rendered_html).toContain("count is");
+    const user = await newUser();
+    const bad = await call("POST", "/emails/send-email", "server", { user_ids: [user.id], template_id: created.json.id, variables: { count: "many" } });
+    expect(bad.status).toBe(400);
+    expect(bad.code).toBe("EMAIL_RENDERING_ERROR");
+    expect((await call("POST", "/emails/send-email", "server", { user_ids: [user.id], template_id: created.json.id, variables: { count: 3 } })).status).toBe(200);
+    const mail = await until("the counter e-mail", () => smtp.received.find((m) => m.to.includes(user.email)));
+    expect(mail.decoded).toContain("count is 3");
+
+    const draft = await call("POST", "/internal/email-drafts", "admin", { display_name: "Draft", tsx_source: defaultNewTemplateSource.replace('count: "number"', '"count?": "number"') });
+    const rendered = await call("POST", "/emails/render-email", "admin", { template_tsx_source: (await call("GET", `/internal/email-drafts/${draft.json.id}`, "admin")).json.tsx_source });
+    expect(rendered.status).toBe(200);
+    expect(rendered.json.html).toMatch(/^<!DOCTYPE html PUBLIC "-\/\/W3C\/\/DTD XHTML 1.0 Transitional\/\/EN" "http:\/\/www.w3.org\/TR\/xhtml1\/DTD\/xhtml1-transitional.dtd"><html/);
+    // the current SDK's render options are accepted
+    const editable = await call("POST", "/emails/render-email", "admin", { template_tsx_source: defaultNewTemplateSource, editable_markers: true, editable_source: "template" });
+    expect(editable.status).toBe(200);
+    expect((await call("POST", "/emails/render-email", "admin", { template_tsx_source: defaultNewTemplateSource, editable_source: "page" })).code).toBe("SCHEMA_ERROR");
   });
 });
 

@@ -95,7 +95,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       if (content.case === "html") {
         bodyHtml = content.value;
       } else if (content.case === "template") {
-        const t = isUuid(content.value.templateId) ? await templateStore.getTemplate(pool, req.projectId, content.value.templateId) : undefined;
+        const t = await rt.templates.getTemplate(pool, req.projectId, content.value.templateId);
         if (!t) throw statusError(400, "No template found with the given template_id.");
         templateSource = t.tsx_source;
         choice = { mode: t.theme_mode, themeId: t.theme_id };
@@ -222,7 +222,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       let templateSource: string;
       let choice: ThemeChoice = PROJECT_THEME;
       if (req.template.case === "templateId") {
-        const t = isUuid(req.template.value) ? await templateStore.getTemplate(pool, req.projectId, req.template.value) : undefined;
+        const t = await rt.templates.getTemplate(pool, req.projectId, req.template.value);
         if (!t) throw statusError(404, "No template found with the given id.");
         templateSource = t.tsx_source;
         choice = { mode: t.theme_mode, themeId: t.theme_id };

@@ -50,7 +50,7 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
 
     async updateEmailTemplate(req) {
       await seeded(req.projectId);
-      const template = isUuid(req.templateId) ? await templateStore.getTemplate(pool, req.projectId, req.templateId) : undefined;
+      const template = await rt.templates.getTemplate(pool, req.projectId, req.templateId);
       if (!template) throw noTemplate();
       const settings = await rt.settings.get(req.projectId);
       const choice = req.setTheme ? await choiceOf(pool, req.projectId, req.theme) : { mode: template.theme_mode, themeId: template.theme_id };
@@ -150,7 +150,8 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
 
     async deleteEmailTemplate(req) {
       await seeded(req.projectId);
-      if (!isUuid(req.templateId) || !(await templateStore.deleteTemplate(pool, req.projectId, req.templateId))) throw noTemplate();
+      const template = await rt.templates.getTemplate(pool, req.projectId, req.templateId);
+      if (!template || !(await templateStore.deleteTemplate(pool, req.projectId, template.id))) throw noTemplate();
       return {};
     },
 
