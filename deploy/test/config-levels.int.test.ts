@@ -3,6 +3,7 @@
  * override routes, reset-keys, the config source, who may call them, the seed-era unlevelled PATCH (= environment),
  * and both published SDKs' admin `updateConfig` (2.8.108 → PATCH .../environment, 2.8.41 → the unlevelled route).
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
@@ -138,6 +139,26 @@ describe("config by level", () => {
     }
     expect((await call("GET", "/internal/config/source", "server")).code).toBe("INSUFFICIENT_ACCESS_TYPE");
     expect((await call("GET", "/internal/config/override/branch", "client")).code).toBe("INSUFFICIENT_ACCESS_TYPE");
+  });
+
+  it("secrets written at any level are sealed at rest and read back in clear by admins", async () => {
+    const secret = "level-secret-" + Math.random().toString(36).slice(2);
+    const doc = { "auth.oauth.providers.github": { type: "github", isShared: false, clientId: "cid", clientSecret: secret, allowSignIn: false } };
+    for (const lvl of ["project", "branch"]) {
+      expect((await call("PUT", `/internal/config/override/${lvl}`, "admin", { config_string: JSON.stringify(doc) })).status).toBe(200);
+      expect(JSON.stringify(await level(lvl))).toContain(secret);
+    }
+    const db = new pg.Client({ connectionString: tp.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT project_config_override::text AS p, branch_config_override::text AS b FROM identity.projects WHERE id = $1`, [tp.projects.demo.project_id]);
+      expect(rows[0].p).not.toContain(secret);
+      expect(rows[0].b).not.toContain(secret);
+      expect(rows[0].p).toContain("vsb1.");
+    } finally {
+      await db.end();
+    }
+    for (const lvl of ["project", "branch"]) await call("PUT", `/internal/config/override/${lvl}`, "admin", { config_string: "{}" });
   });
 
   it("bad input gets a 400, never a 5xx", async () => {
