@@ -1,4 +1,3 @@
-import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { EmailService, type SendEmailResult } from "@vestibule/proto/email/v1/email_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
