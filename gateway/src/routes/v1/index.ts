@@ -11,6 +11,21 @@ import {
   updateConfigOverrideRoute,
 } from "./internal-projects.ts";
 import {
+  getConfigOverrideRoute,
+  getConfigSourceRoute,
+  resetConfigOverrideKeysRoute,
+  setConfigOverrideRoute,
+  unlinkConfigSourceRoute,
+  updateLevelConfigOverrideRoute,
+} from "./internal-config.ts";
+import {
+  emailCapacityBoostRoute,
+  emailDeliveryInfoRoute,
+  getOutboxEmailRoute,
+  listOutboxEmailsRoute,
+  updateOutboxEmailRoute,
+} from "./emails-outbox.ts";
+import {
   createInternalApiKeyRoute,
   getInternalApiKeyRoute,
   listInternalApiKeysRoute,
@@ -109,6 +124,9 @@ import {
   updateEmailDraftRoute,
   updateEmailTemplateRoute,
   updateEmailThemeRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
 
@@ -123,6 +141,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   deleteAdminProjectRoute,
   getConfigRoute,
   updateConfigOverrideRoute,
+  getConfigOverrideRoute,
+  setConfigOverrideRoute,
+  updateLevelConfigOverrideRoute,
+  resetConfigOverrideKeysRoute,
+  getConfigSourceRoute,
+  unlinkConfigSourceRoute,
   createInternalApiKeyRoute,
   listInternalApiKeysRoute,
   getInternalApiKeyRoute,
@@ -223,4 +247,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInInvitationRoute,
   listNotificationPreferencesRoute,
   updateNotificationPreferenceRoute,
+  emailDeliveryInfoRoute,
+  emailCapacityBoostRoute,
+  listOutboxEmailsRoute,
+  getOutboxEmailRoute,
+  updateOutboxEmailRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
 ];

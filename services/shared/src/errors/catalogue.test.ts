@@ -73,6 +73,9 @@ const SAMPLE_INPUT: Record<string, unknown> = {
   quantity: 5,
   store_id: "s1",
   hashed_key: "h1",
+  expires_at: "2026-01-01T00:00:00.000Z",
+  email_id: "e1",
+  status: "sent",
 };
 
 function sampleInput(code: ConcreteKnownErrorCode): Record<string, unknown> | undefined {
@@ -96,8 +99,8 @@ describe("catalogue", () => {
     }
   });
 
-  it("holds the contract's 111 sendable codes and 11 abstract parents", () => {
-    expect(concreteCodes).toHaveLength(111);
+  it("holds the contract's 111 sendable codes (+ 2 of latest-sdk.md F so far) and 11 abstract parents", () => {
+    expect(concreteCodes).toHaveLength(113);
     expect(abstractCodes).toHaveLength(11);
   });
 
@@ -259,7 +262,10 @@ describe.runIf(existsSync(CONTRACT_ERRORS_MD))("contract/errors.md", () => {
     const named = new Set([...text.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
     named.delete("INFINITE_LOOP_DETECTED"); // a 508 text marker, not a known error
     for (const code of named) expect(KNOWN_ERROR_CODES, `${code} from the contract`).toContain(code);
-    for (const code of KNOWN_ERROR_CODES) expect(named.has(code), `${code} not in the contract`).toBe(true);
+    // Codes of the current SDK (latest-sdk.md F) are in the catalogue as they are built.
+    const latestSdk = join(CONTRACT_ERRORS_MD, "..", "latest-sdk.md");
+    const latest = existsSync(latestSdk) ? readFileSync(latestSdk, "utf8").slice(readFileSync(latestSdk, "utf8").indexOf("## F.")) : "";
+    for (const code of KNOWN_ERROR_CODES) expect(named.has(code) || latest.includes(`\`${code}\``), `${code} not in the contract`).toBe(true);
   });
 
   it("agrees on status and detail keys (§4) and on the hierarchy (§3)", () => {

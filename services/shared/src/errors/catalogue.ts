@@ -618,6 +618,19 @@ const LEAF_DEFINITIONS = {
       "This action requires a custom SMTP server. Please edit your email server configuration and try again.",
     doc: "The action needs a custom SMTP server configured.",
   }),
+  EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: leaf({
+    httpStatus: 409,
+    details: { expires_at: required<string>() },
+    message: ({ expires_at }) => `Email capacity boost is already active until ${expires_at}.`,
+    doc: "`POST /emails/capacity-boost` while a boost is active (2.8.108).",
+  }),
+  EMAIL_NOT_EDITABLE: leaf({
+    httpStatus: 400,
+    details: { email_id: required<string>(), status: required<string>() },
+    message: ({ email_id, status }) =>
+      `Email with ID "${email_id}" cannot be edited because it is in status "${status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`,
+    doc: "An e-mail outbox edit of an e-mail that is no longer editable (2.8.108).",
+  }),
 
   // ---- Passkeys, OAuth, MFA, CLI ----------------------------------------------------------------------------
   PASSKEY_REGISTRATION_FAILED: leaf({
