@@ -62,6 +62,7 @@ import { createTeamRoute, deleteTeamRoute, getTeamRoute, listTeamsRoute, updateT
 import { addTeamMemberRoute, removeTeamMemberRoute } from "./team-memberships.ts";
 import { getTeamMemberProfileRoute, listTeamMemberProfilesRoute, updateTeamMemberProfileRoute } from "./team-member-profiles.ts";
 import {
+  acceptTeamInvitationByIdRoute,
   acceptTeamInvitationRoute,
   checkTeamInvitationCodeRoute,
   listTeamInvitationsRoute,
@@ -110,6 +111,7 @@ import {
   updateEmailThemeRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
+import { checkFeatureSupportRoute, checkVersionRoute, componentVersionsRoute, getAiChatRoute, saveAiChatMessageRoute } from "./platform-info.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -175,6 +177,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   checkTeamInvitationCodeRoute,
   teamInvitationDetailsRoute,
   acceptTeamInvitationRoute,
+  acceptTeamInvitationByIdRoute,
   listTeamPermissionsRoute,
   grantTeamPermissionRoute,
   revokeTeamPermissionRoute,
@@ -221,4 +224,10 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInInvitationRoute,
   listNotificationPreferencesRoute,
   updateNotificationPreferenceRoute,
+  // Issue 13: small endpoints of the current SDK.
+  checkFeatureSupportRoute,
+  checkVersionRoute,
+  componentVersionsRoute,
+  getAiChatRoute,
+  saveAiChatMessageRoute,
 ];

@@ -95,6 +95,8 @@ export interface RenderedOAuthProvider {
   clientSecret?: string;
   facebookConfigId?: string;
   microsoftTenantId?: string;
+  /** Sign in with Apple from native apps: the app bundle ids whose identity tokens are accepted. */
+  appleBundleIds?: string[];
 }
 
 export interface RenderedTrustedDomain {
@@ -134,7 +136,14 @@ export interface RenderedConfig {
     refreshTokenRotation: boolean;
     /** Vestibule addition: access-token lifetime in seconds (Stack Auth: 10 minutes). */
     accessTokenLifetimeSeconds: number;
+    /**
+     * Require a bot challenge on password sign-up and OTP sign-in codes. Vestibule has no challenge verifier, so a
+     * project that requires one answers BOT_CHALLENGE_REQUIRED there (issue 13).
+     */
+    botChallenge: { required: boolean };
   };
+  /** Restrict users until they verified their primary e-mail (is_restricted, reason email_not_verified). */
+  onboarding: { requireEmailVerification: boolean };
   teams: { createPersonalTeamOnSignUp: boolean; allowClientTeamCreation: boolean };
   users: { allowClientUserDeletion: boolean };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, RenderedTrustedDomain> };
@@ -179,7 +188,9 @@ export function defaultRenderedConfig(): RenderedConfig {
       oauth: { accountMergeStrategy: "link_method", providers: {} },
       refreshTokenRotation: false,
       accessTokenLifetimeSeconds: 600,
+      botChallenge: { required: false },
     },
+    onboarding: { requireEmailVerification: false },
     teams: { createPersonalTeamOnSignUp: false, allowClientTeamCreation: false },
     users: { allowClientUserDeletion: false },
     domains: { allowLocalhost: true, trustedDomains: {} },
@@ -262,6 +273,7 @@ const SCHEMA: SchemaNode = obj({
           clientSecret: str,
           facebookConfigId: str,
           microsoftTenantId: str,
+          appleBundleIds: { kind: "json" },
         }),
         entryDefaults: { isShared: true, allowSignIn: false, allowConnectedAccounts: false },
         keyPattern: PERMISSION_ID,
@@ -269,7 +281,9 @@ const SCHEMA: SchemaNode = obj({
     }),
     refreshTokenRotation: bool,
     accessTokenLifetimeSeconds: { kind: "integer", min: 21 },
+    botChallenge: obj({ required: bool }),
   }),
+  onboarding: obj({ requireEmailVerification: bool }),
   teams: obj({ createPersonalTeamOnSignUp: bool, allowClientTeamCreation: bool }),
   users: obj({ allowClientUserDeletion: bool }),
   domains: obj({
@@ -772,6 +786,7 @@ export interface AdminOAuthProvider {
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
 }
 
 export interface AdminEmailConfig {
@@ -820,6 +835,7 @@ export interface AdminOAuthProviderUpdate {
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
   enabled?: boolean;
 }
 
@@ -889,6 +905,7 @@ function adminOAuthProviders(rendered: RenderedConfig): AdminOAuthProvider[] {
         client_secret: p.clientSecret,
         facebook_config_id: p.facebookConfigId,
         microsoft_tenant_id: p.microsoftTenantId,
+        apple_bundle_ids: Array.isArray(p.appleBundleIds) ? p.appleBundleIds : undefined,
       }),
     )
     .sort((a, b) => byString(a.id, b.id) || byString(a.provider_config_id, b.provider_config_id));
@@ -1019,6 +1036,7 @@ export function overrideFromAdminConfigUpdate(update: AdminConfigUpdate): Config
         clientSecret: standard ? p.client_secret : undefined,
         facebookConfigId: standard ? p.facebook_config_id : undefined,
         microsoftTenantId: standard ? p.microsoft_tenant_id : undefined,
+        appleBundleIds: p.apple_bundle_ids,
       });
     }
     replaceAt(out, "auth.oauth.providers", providers);
@@ -1167,7 +1185,7 @@ export function validateAdminConfigUpdate(update: unknown, path = "config"): str
         if (!isPlainObject(item)) return problems.push(`${p} must be an object`);
         unknownKeys(
           item,
-          ["id", "type", "client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id", "enabled"],
+          ["id", "type", "client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id", "apple_bundle_ids", "enabled"],
           p,
           problems,
         );
@@ -1177,6 +1195,10 @@ export function validateAdminConfigUpdate(update: unknown, path = "config"): str
         if (item.type !== "shared" && item.type !== "standard") problems.push(`${p}.type must be shared or standard`);
         for (const k of ["client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id"]) optionalString(item, k, p, problems);
         if (item.enabled !== undefined && typeof item.enabled !== "boolean") problems.push(`${p}.enabled must be a boolean`);
+        const bundles = item.apple_bundle_ids;
+        if (bundles !== undefined && !(Array.isArray(bundles) && bundles.every((b) => typeof b === "string" && b !== ""))) {
+          problems.push(`${p}.apple_bundle_ids must be an array of non-empty strings`);
+        }
         if (item.type === "standard") {
           if (typeof item.client_id !== "string" || item.client_id === "") problems.push(`${p}.client_id is required for standard providers`);
           if (typeof item.client_secret !== "string" || item.client_secret === "") {
