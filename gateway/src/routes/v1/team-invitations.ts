@@ -37,8 +37,12 @@ export const listTeamInvitationsRoute = defineRoute({
   tags: ["Teams"],
   access: ANY,
   schemas: { query: Obj({ team_id: Optional(Uuid()), user_id: Optional(UserIdOrMe()) }) },
-  async handler({ auth, query, clients }) {
-    if ((query.team_id === undefined) === (query.user_id === undefined)) throw statusError(400, "Exactly one of team_id and user_id must be given.");
+  async handler({ auth, query, clients, req }) {
+    if (query.team_id === undefined && query.user_id === undefined) {
+      // As before user_id existed: the team is required.
+      throw knownError("SCHEMA_ERROR", { message: `Request validation failed on GET ${req.url.split("?")[0]}:\n  - query.team_id must be defined` });
+    }
+    if (query.team_id !== undefined && query.user_id !== undefined) throw statusError(400, "Give either team_id or user_id, not both.");
     const { invitations } = await clients.teamInvitations.listTeamInvitations({
       projectId: auth.projectId,
       caller: callerOf(auth),
