@@ -141,6 +141,23 @@ describe("restricted users (issue 13)", () => {
     expect(after.json).toMatchObject({ is_restricted: false, restricted_reason: null });
   });
 
+  it("accepts include_restricted on the JWKS and primary_email from a client's own update", async () => {
+    const jwks = await call(stack, "GET", `/api/v1/projects/${stack.demo.projectId}/.well-known/jwks.json?include_restricted=true`);
+    expect(jwks.status).toBe(200);
+    expect((jwks.json.keys as unknown[]).length).toBeGreaterThan(0);
+    expectKnownError(await call(stack, "GET", `/api/v1/projects/${stack.demo.projectId}/.well-known/jwks.json?include_restricted=maybe`), 400, "SCHEMA_ERROR");
+
+    const user = await signUp(stack);
+    const address = email();
+    const updated = await call(stack, "PATCH", "/api/v1/users/me", { headers: user.headers, body: { primary_email: address } });
+    expect(updated.status).toBe(200);
+    expect(updated.json).toMatchObject({ primary_email: address, primary_email_verified: false, is_restricted: false });
+    expect(updated.json).not.toHaveProperty("restricted_by_admin_private_details");
+    expectKnownError(await call(stack, "PATCH", "/api/v1/users/me", { headers: user.headers, body: { primary_email: "not an e-mail" } }), 400, "SCHEMA_ERROR");
+    const serverOnly = await call(stack, "PATCH", "/api/v1/users/me", { headers: user.headers, body: { restricted_by_admin: false } });
+    expectKnownError(serverOnly, 400, "SCHEMA_ERROR");
+  });
+
   it("lists users by last activity, pages that order, and filters by team", async () => {
     const a = await signUp(stack);
     const b = await signUp(stack);
