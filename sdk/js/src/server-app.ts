@@ -157,6 +157,7 @@ export class StackServerApp extends StackClientApp {
         order_by: options.orderBy === undefined ? undefined : "signed_up_at",
         query: options.query,
         include_anonymous: options.includeAnonymous ? "true" : undefined,
+        include_restricted: options.includeRestricted ? "true" : undefined,
       },
     });
     const users = r.items.map((u) => this.serverUserFrom(u));

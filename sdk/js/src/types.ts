@@ -186,6 +186,8 @@ export interface ServerListUsersOptions {
   desc?: boolean;
   query?: string;
   includeAnonymous?: boolean;
+  /** Also users who are restricted (unverified where verification is required, or restricted by an admin). */
+  includeRestricted?: boolean;
 }
 
 export interface TeamPermission {
