@@ -61,6 +61,8 @@ describe("teams list paging (issue 13)", () => {
     expect(desc.json.items.map((t: { id: string }) => t.id)).toEqual([...made].reverse());
     const byId = await call(stack, "GET", `/api/v1/teams?query=${made[3]}`, { headers: server() });
     expect(byId.json.items.map((t: { id: string }) => t.id)).toEqual([made[3]]);
+    // LIKE wildcards in a query are plain characters.
+    expect((await call(stack, "GET", `/api/v1/teams?query=${encodeURIComponent(`%_${tag}`)}`, { headers: server() })).json.items).toEqual([]);
     const plain = await call(stack, "GET", "/api/v1/teams", { headers: server() });
     expect(plain.json.is_paginated).toBe(false);
     expect(plain.json).not.toHaveProperty("pagination");
