@@ -111,7 +111,7 @@ export const AiChatService: GenService<{
     output: typeof ListAiChatMessagesResponseSchema;
   },
   /**
-   * Appends one message (a JSON object, at most 100 KB; at most 1,000 messages per thread: 400 beyond).
+   * Appends one message (any JSON value, at most 100 KB; at most 1,000 messages per thread: 400 beyond).
    *
    * @generated from rpc vestibule.identity.v1.AiChatService.AppendAiChatMessage
    */
