@@ -5,6 +5,7 @@ import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
 import { AiChatService } from "@vestibule/proto/identity/v1/ai_chat_service";
+import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -30,6 +31,7 @@ export interface ServiceClients {
   readonly users: Client<typeof UserService>;
   readonly contactChannels: Client<typeof ContactChannelService>;
   readonly aiChat: Client<typeof AiChatService>;
+  readonly accounts: Client<typeof AccountService>;
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
@@ -81,6 +83,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     users: tagged(createServiceClient(UserService, identity), "identity"),
     contactChannels: tagged(createServiceClient(ContactChannelService, identity), "identity"),
     aiChat: tagged(createServiceClient(AiChatService, identity), "identity"),
+    accounts: tagged(createServiceClient(AccountService, auth), "auth"),
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
