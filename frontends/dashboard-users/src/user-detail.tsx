@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { ServerUser } from "@vestibule/js";
+import { RestrictionEditor, restrictionText } from "./restriction.tsx";
 import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** `is not valid JSON` (spec §5) when the text does not parse; an empty text means null. */
@@ -165,6 +166,8 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
               </dd>
               <dt>Two-factor</dt>
               <dd>{u.isMultiFactorRequired ? "On" : "Off"}</dd>
+              <dt>Restriction</dt>
+              <dd>{restrictionText(u)}</dd>
             </dl>
           </Card>
           <Card>
@@ -172,6 +175,9 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
           </Card>
           <Card>
             <MetadataEditor key={`m${u.id}`} user={u} onSaved={user.reload} />
+          </Card>
+          <Card>
+            <RestrictionEditor key={`r${u.id}:${u.restrictedByAdmin}`} user={u} onSaved={user.reload} />
           </Card>
           <Card className="vs-stack">
             <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Impersonate</h2>

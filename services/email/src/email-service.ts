@@ -57,7 +57,8 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
     const out: User[] = [];
     let cursor = "";
     do {
-      const page = await users.listUsers({ projectId, limit: USERS_PAGE, cursor, includeAnonymous: false });
+      // Every registered user, restricted ones included (as before restrictions existed).
+      const page = await users.listUsers({ projectId, limit: USERS_PAGE, cursor, includeAnonymous: false, includeRestricted: true });
       out.push(...page.users);
       cursor = page.nextCursor;
     } while (cursor);

@@ -56,6 +56,10 @@ function messageOf(row: ProjectRow, rendered: RenderedConfig): Project {
     adminConfigJson: JSON.stringify(adminConfigFromRendered(rendered)),
     renderedConfigJson: JSON.stringify(rendered),
     version: BigInt(row.version),
+    logoDarkModeUrl: row.logo_dark_mode_url ?? undefined,
+    logoFullDarkModeUrl: row.logo_full_dark_mode_url ?? undefined,
+    onboardingStatus: row.onboarding_status,
+    isDevelopmentEnvironment: row.is_development_environment,
   });
 }
 
@@ -82,6 +86,10 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
           description: req.description,
           logo_url: req.logoUrl ?? null,
           full_logo_url: req.fullLogoUrl ?? null,
+          logo_dark_mode_url: req.logoDarkModeUrl ?? null,
+          logo_full_dark_mode_url: req.logoFullDarkModeUrl ?? null,
+          onboarding_status: req.onboardingStatus,
+          is_development_environment: req.isDevelopmentEnvironment,
           is_production_mode: req.isProductionMode,
           owner_team_id: req.ownerTeamId ?? null,
           config_override: await sealSecrets(secrets, id, override),
@@ -124,6 +132,10 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
           description: req.description ?? row.description,
           logo_url: req.clearLogoUrl ? null : (req.logoUrl ?? row.logo_url),
           full_logo_url: req.clearFullLogoUrl ? null : (req.fullLogoUrl ?? row.full_logo_url),
+          logo_dark_mode_url: req.clearLogoDarkModeUrl ? null : (req.logoDarkModeUrl ?? row.logo_dark_mode_url),
+          logo_full_dark_mode_url: req.clearLogoFullDarkModeUrl ? null : (req.logoFullDarkModeUrl ?? row.logo_full_dark_mode_url),
+          onboarding_status: req.onboardingStatus ?? row.onboarding_status,
+          is_development_environment: req.isDevelopmentEnvironment ?? row.is_development_environment,
           is_production_mode: req.isProductionMode ?? row.is_production_mode,
           owner_team_id: req.ownerTeamId === undefined ? row.owner_team_id : req.ownerTeamId || null,
           config_override: await sealSecrets(secrets, row.id, override),

@@ -9,6 +9,7 @@ import { clientUser, isClient, requireMembership, requireTeamPermission } from "
 import { invitationEmail } from "./domain/emails.ts";
 import { codeProblem, codeTail, INVITATION_LIFETIME_MS, linkWithCode, normalizeCode } from "./domain/invitation-codes.ts";
 import type { TeamsRuntime } from "./runtime.ts";
+import { verifiedEmailsOf } from "./peers.ts";
 import { addMember, invitationMessage } from "./team-ops.ts";
 import { invitationStore, type InvitationRow } from "./store/invitation-store.ts";
 import { teamStore } from "./store/team-store.ts";
@@ -106,6 +107,16 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
 
     async listTeamInvitations(req) {
       const { projectId, teamId } = req;
+      if (!teamId && req.userId) {
+        // The invitations addressed to a user (any of their verified e-mails); a client only asks for itself.
+        if (isClient(req.caller)) {
+          const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+          if (req.userId !== me) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+        }
+        if (!isUuid(req.userId)) throw knownError("USER_NOT_FOUND");
+        const emails = await verifiedEmailsOf(identity, projectId, req.userId);
+        return { invitations: (await invitationStore.listPendingFor(pool, projectId, [...emails])).map(invitationMessage) };
+      }
       if (isClient(req.caller)) {
         const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
         const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
@@ -144,6 +155,32 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
       const row = await checkCode(req.projectId, req.code, req.clientIp, userId);
       const team = await teamOf(req.projectId, row);
       return { teamId: team.id, teamDisplayName: team.display_name };
+    },
+
+    async acceptTeamInvitationById(req) {
+      const { projectId, userId } = req;
+      if (isClient(req.caller)) {
+        const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+        if (userId !== me) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+      }
+      if (!isUuid(userId)) throw knownError("USER_NOT_FOUND");
+      const pending = (row: InvitationRow | undefined): row is InvitationRow => !!row && !row.used_at && row.expires_at.getTime() > Date.now();
+      const found = isUuid(req.invitationId) ? await invitationStore.byId(pool, projectId, req.invitationId) : undefined;
+      if (!pending(found)) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      const emails = await verifiedEmailsOf(identity, projectId, userId);
+      if (!emails.has(found.recipient_email)) throw knownError("TEAM_INVITATION_EMAIL_MISMATCH");
+      const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      const joined = await withTransaction(pool, async (tx) => {
+        // Locked and checked again: of two concurrent accepts only one passes.
+        const row = await invitationStore.byId(tx, projectId, found.id, true);
+        if (!pending(row)) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        const team = await teamStore.get(tx, projectId, row.team_id, true);
+        if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        const added = await addMember(rt, tx, s, { projectId, teamId: team.id, userId, kind: "member" });
+        if (!(await invitationStore.markUsed(tx, row.id, userId))) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        return added !== undefined;
+      });
+      return { teamId: found.team_id, joined };
     },
 
     async acceptTeamInvitation(req) {

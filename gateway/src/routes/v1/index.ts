@@ -77,6 +77,7 @@ import { createTeamRoute, deleteTeamRoute, getTeamRoute, listTeamsRoute, updateT
 import { addTeamMemberRoute, removeTeamMemberRoute } from "./team-memberships.ts";
 import { getTeamMemberProfileRoute, listTeamMemberProfilesRoute, updateTeamMemberProfileRoute } from "./team-member-profiles.ts";
 import {
+  acceptTeamInvitationByIdRoute,
   acceptTeamInvitationRoute,
   checkTeamInvitationCodeRoute,
   listTeamInvitationsRoute,
@@ -129,6 +130,7 @@ import {
   deleteEmailDraftRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
+import { checkFeatureSupportRoute, checkVersionRoute, componentVersionsRoute, getAiChatRoute, saveAiChatMessageRoute } from "./platform-info.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -200,6 +202,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   checkTeamInvitationCodeRoute,
   teamInvitationDetailsRoute,
   acceptTeamInvitationRoute,
+  acceptTeamInvitationByIdRoute,
   listTeamPermissionsRoute,
   grantTeamPermissionRoute,
   revokeTeamPermissionRoute,
@@ -255,4 +258,10 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   deleteEmailTemplateRoute,
   deleteEmailThemeRoute,
   deleteEmailDraftRoute,
+  // Issue 13: small endpoints of the current SDK.
+  checkFeatureSupportRoute,
+  checkVersionRoute,
+  componentVersionsRoute,
+  getAiChatRoute,
+  saveAiChatMessageRoute,
 ];

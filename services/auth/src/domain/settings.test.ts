@@ -21,6 +21,7 @@ describe("auth settings from the rendered config", () => {
       refreshTokenRotation: true,
       accessTokenLifetimeSeconds: 30,
       redirectTrust: { allowLocalhost: false, trustedDomains: ["https://a.com"] },
+      requireEmailVerification: false,
     });
   });
 
@@ -29,5 +30,12 @@ describe("auth settings from the rendered config", () => {
     expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, otpSignIn: false, passkeySignIn: false, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
     expect(s.redirectTrust).toEqual({ allowLocalhost: true, trustedDomains: [] });
     expect(authSettingsFromRendered("p1", "Demo", "not json").accessTokenLifetimeSeconds).toBe(600);
+  });
+});
+
+describe("restriction settings (issue 13)", () => {
+  it("reads onboarding.requireEmailVerification", () => {
+    expect(authSettingsFromRendered("p1", "Demo", JSON.stringify({ onboarding: { requireEmailVerification: true } })).requireEmailVerification).toBe(true);
+    expect(authSettingsFromRendered("p1", "Demo", "{}").requireEmailVerification).toBe(false);
   });
 });

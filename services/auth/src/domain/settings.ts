@@ -2,6 +2,7 @@
  * The part of a project's rendered configuration (identity's `rendered_config_json`) the auth service acts on.
  * Missing or malformed values fall back to the defaults of a fresh project. Pure functions, no I/O.
  */
+import { requiresEmailVerification } from "@vestibule/shared/restriction";
 import type { RedirectTrust } from "./redirect.ts";
 
 export interface AuthSettings {
@@ -17,6 +18,8 @@ export interface AuthSettings {
   /** Access-token lifetime; always > 20 s (the SDK refreshes when fewer than 20 s remain). */
   readonly accessTokenLifetimeSeconds: number;
   readonly redirectTrust: RedirectTrust;
+  /** onboarding.requireEmailVerification: unverified users are restricted (token claims). */
+  readonly requireEmailVerification: boolean;
 }
 
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 600;
@@ -55,5 +58,6 @@ export function authSettingsFromRendered(projectId: string, displayName: string,
     accessTokenLifetimeSeconds:
       typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20 ? lifetime : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
     redirectTrust: { allowLocalhost: bool(domains.allowLocalhost, true), trustedDomains },
+    requireEmailVerification: requiresEmailVerification(rendered),
   };
 }

@@ -68,7 +68,7 @@ describe("defaults", () => {
 
   it("use Stack Auth's top-level key names in the config string", () => {
     expect(Object.keys(JSON.parse(JSON.stringify(renderConfig({}))) as object).sort()).toEqual(
-      ["apiKeys", "auth", "dataVault", "domains", "emails", "payments", "project", "rbac", "teams", "users"].sort(),
+      ["apiKeys", "auth", "dataVault", "domains", "emails", "onboarding", "payments", "project", "rbac", "teams", "users"].sort(),
     );
   });
 

@@ -936,6 +936,32 @@ const LEAF_DEFINITIONS = {
     message: ({ store_id, hashed_key }) => `Data vault store with ID ${store_id} does not contain a key with hash ${hashed_key}.`,
     doc: "The data vault store has no value for that hashed key (SDK maps it to null).",
   }),
+  // Codes of the current published SDK (2.8.108; contract latest-sdk.md F), texts as in its known-errors.js.
+  RESTRICTED_USER_NOT_ALLOWED: leaf({
+    httpStatus: 403,
+    details: { restricted_reason: required<{ readonly type: string }>() },
+    message: ({ restricted_reason }) =>
+      `The user in the access token is in restricted state. Reason: ${restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.`,
+    doc: "The access token's user is restricted (unverified e-mail, restricted by an admin) and neither x-stack-allow-restricted-user nor x-stack-allow-anonymous-user is 'true'.",
+  }),
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: leaf({
+    httpStatus: 403,
+    details: { restricted_reason: required<{ readonly type: string }>() },
+    message: ({ restricted_reason }) =>
+      `Restricted users cannot accept team invitations. Reason: ${restricted_reason.type}. Please complete the onboarding process before accepting team invitations.`,
+    doc: "A restricted (or anonymous) client user tried to accept a team invitation.",
+  }),
+  TEAM_INVITATION_EMAIL_MISMATCH: leaf({
+    httpStatus: 403,
+    message: () =>
+      "This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again.",
+    doc: "The invitation is addressed to an e-mail the accepting user has not verified.",
+  }),
+  BOT_CHALLENGE_REQUIRED: leaf({
+    httpStatus: 409,
+    message: () => "An additional bot challenge is required before sign-up can continue.",
+    doc: "The project requires a bot challenge on sign-up and none could be verified.",
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -108,7 +108,7 @@ export function validateAdminConfigUpdate(update: unknown, path = "config"): str
         if (!isPlainObject(item)) return problems.push(`${p} must be an object`);
         unknownKeys(
           item,
-          ["id", "type", "client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id", "enabled"],
+          ["id", "type", "client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id", "apple_bundle_ids", "enabled"],
           p,
           problems,
         );
@@ -118,6 +118,10 @@ export function validateAdminConfigUpdate(update: unknown, path = "config"): str
         if (item.type !== "shared" && item.type !== "standard") problems.push(`${p}.type must be shared or standard`);
         for (const k of ["client_id", "client_secret", "facebook_config_id", "microsoft_tenant_id"]) optionalString(item, k, p, problems);
         if (item.enabled !== undefined && typeof item.enabled !== "boolean") problems.push(`${p}.enabled must be a boolean`);
+        const bundles = item.apple_bundle_ids;
+        if (bundles !== undefined && !(Array.isArray(bundles) && bundles.every((b) => typeof b === "string" && b !== ""))) {
+          problems.push(`${p}.apple_bundle_ids must be an array of non-empty strings`);
+        }
         if (item.type === "standard") {
           if (typeof item.client_id !== "string" || item.client_id === "") problems.push(`${p}.client_id is required for standard providers`);
           if (typeof item.client_secret !== "string" || item.client_secret === "") {

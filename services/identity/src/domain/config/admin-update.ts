@@ -11,6 +11,7 @@ export interface AdminOAuthProviderUpdate {
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
   enabled?: boolean;
 }
 
@@ -94,6 +95,7 @@ export function overrideFromAdminConfigUpdate(update: AdminConfigUpdate): Config
         clientSecret: standard ? p.client_secret : undefined,
         facebookConfigId: standard ? p.facebook_config_id : undefined,
         microsoftTenantId: standard ? p.microsoft_tenant_id : undefined,
+        appleBundleIds: p.apple_bundle_ids,
       });
     }
     replaceAt(out, "auth.oauth.providers", providers);

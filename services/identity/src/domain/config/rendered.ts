@@ -18,6 +18,8 @@ export interface RenderedOAuthProvider {
   clientSecret?: string;
   facebookConfigId?: string;
   microsoftTenantId?: string;
+  /** Sign in with Apple from native apps: the app bundle ids whose identity tokens are accepted. */
+  appleBundleIds?: string[];
 }
 
 export interface RenderedTrustedDomain {
@@ -59,7 +61,14 @@ export interface RenderedConfig {
     refreshTokenRotation: boolean;
     /** Vestibule addition: access-token lifetime in seconds (Stack Auth: 10 minutes). */
     accessTokenLifetimeSeconds: number;
+    /**
+     * Require a bot challenge on password sign-up and OTP sign-in codes. Vestibule has no challenge verifier, so a
+     * project that requires one answers BOT_CHALLENGE_REQUIRED there (issue 13).
+     */
+    botChallenge: { required: boolean };
   };
+  /** Restrict users until they verified their primary e-mail (is_restricted, reason email_not_verified). */
+  onboarding: { requireEmailVerification: boolean };
   teams: { createPersonalTeamOnSignUp: boolean; allowClientTeamCreation: boolean };
   users: { allowClientUserDeletion: boolean };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, RenderedTrustedDomain> };
@@ -105,7 +114,9 @@ export function defaultRenderedConfig(): RenderedConfig {
       oauth: { accountMergeStrategy: "link_method", providers: {} },
       refreshTokenRotation: false,
       accessTokenLifetimeSeconds: 600,
+      botChallenge: { required: false },
     },
+    onboarding: { requireEmailVerification: false },
     teams: { createPersonalTeamOnSignUp: false, allowClientTeamCreation: false },
     users: { allowClientUserDeletion: false },
     domains: { allowLocalhost: true, trustedDomains: {} },

@@ -52,6 +52,7 @@ export const SCHEMA: SchemaNode = obj({
           clientSecret: str,
           facebookConfigId: str,
           microsoftTenantId: str,
+          appleBundleIds: { kind: "json" },
         }),
         entryDefaults: { isShared: true, allowSignIn: false, allowConnectedAccounts: false },
         keyPattern: PERMISSION_ID,
@@ -59,7 +60,9 @@ export const SCHEMA: SchemaNode = obj({
     }),
     refreshTokenRotation: bool,
     accessTokenLifetimeSeconds: { kind: "integer", min: 21 },
+    botChallenge: obj({ required: bool }),
   }),
+  onboarding: obj({ requireEmailVerification: bool }),
   teams: obj({ createPersonalTeamOnSignUp: bool, allowClientTeamCreation: bool }),
   users: obj({ allowClientUserDeletion: bool }),
   domains: obj({

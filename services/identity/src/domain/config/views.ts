@@ -18,6 +18,7 @@ export interface AdminOAuthProvider {
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
 }
 
 export interface AdminEmailConfig {
@@ -103,6 +104,7 @@ function adminOAuthProviders(rendered: RenderedConfig): AdminOAuthProvider[] {
         client_secret: p.clientSecret,
         facebook_config_id: p.facebookConfigId,
         microsoft_tenant_id: p.microsoftTenantId,
+        apple_bundle_ids: Array.isArray(p.appleBundleIds) ? p.appleBundleIds : undefined,
       }),
     )
     .sort((a, b) => byString(a.id, b.id) || byString(a.provider_config_id, b.provider_config_id));
