@@ -110,6 +110,14 @@ import {
   updateEmailThemeRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
+import { analyticsEventsBatchRoute, sessionReplaysBatchRoute } from "./analytics.ts";
+import {
+  analyticsQueryRoute,
+  getSessionReplayChunkEventsRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  listSessionReplaysRoute,
+} from "./internal-analytics.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -221,4 +229,11 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInInvitationRoute,
   listNotificationPreferencesRoute,
   updateNotificationPreferenceRoute,
+  analyticsEventsBatchRoute,
+  sessionReplaysBatchRoute,
+  listSessionReplaysRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  getSessionReplayChunkEventsRoute,
+  analyticsQueryRoute,
 ];

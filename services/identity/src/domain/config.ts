@@ -161,6 +161,8 @@ export interface RenderedConfig {
   };
   /** Owned by the vault service; free-form beyond `stores.<id>.displayName`. */
   dataVault: ConfigObject & { stores: Record<string, ConfigObject> };
+  /** Stack Auth's installable apps; `apps.installed.analytics.enabled` turns analytics ingestion on or off (analytics service). */
+  apps: { installed: Record<string, ConfigObject> };
 }
 
 /**
@@ -218,6 +220,7 @@ export function defaultRenderedConfig(): RenderedConfig {
     },
     payments: { groups: {}, offers: {}, items: {} },
     dataVault: { stores: {} },
+    apps: { installed: { analytics: { enabled: true } } },
   };
 }
 
@@ -330,6 +333,7 @@ const SCHEMA: SchemaNode = obj({
     true,
   ),
   dataVault: obj({ stores: { kind: "record", entry: obj({ displayName: str }, true) } }, true),
+  apps: obj({ installed: { kind: "record", entry: obj({ enabled: bool }, true), entryDefaults: { enabled: false } } }),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
