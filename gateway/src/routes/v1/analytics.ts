@@ -3,7 +3,7 @@ import type { AnalyticsCaller } from "@vestibule/proto/analytics/v1/analytics_se
 import { knownError, statusError } from "@vestibule/shared/errors";
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import { jsonOrGzipBody } from "../../http/compressed-body.ts";
-import { FreeformObj, Metadata, Optional, Uuid } from "../../validation/index.ts";
+import { FreeformObj, Metadata, Obj, Optional, Uuid } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 
 /**
@@ -65,13 +65,13 @@ export const analyticsEventsBatchRoute = defineRoute({
   bodyLimit: EVENTS_MAX_BYTES,
   decodeBody: jsonOrGzipBody(EVENTS_MAX_BYTES),
   schemas: {
-    body: FreeformObj({
+    body: Obj({
       session_replay_segment_id: Optional(Uuid()),
       session_replay_id: Optional(Uuid()),
       batch_id: Uuid(),
       sent_at_ms: Millis,
       events: Type.Array(
-        FreeformObj({
+        Obj({
           event_type: EventType,
           event_at_ms: Millis,
           data: FreeformObj({}),
@@ -143,7 +143,7 @@ export const sessionReplaysBatchRoute = defineRoute({
   bodyLimit: REPLAY_MAX_BYTES,
   decodeBody: jsonOrGzipBody(REPLAY_MAX_BYTES),
   schemas: {
-    body: FreeformObj({
+    body: Obj({
       browser_session_id: Uuid(),
       session_replay_segment_id: Uuid(),
       batch_id: Uuid(),
