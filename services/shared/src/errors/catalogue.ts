@@ -923,24 +923,6 @@ const LEAF_DEFINITIONS = {
     message: ({ store_id, hashed_key }) => `Data vault store with ID ${store_id} does not contain a key with hash ${hashed_key}.`,
     doc: "The data vault store has no value for that hashed key (SDK maps it to null).",
   }),
-  // Codes of the current SDK generation (2.8.108, latest-sdk.md F); 2.8.41 never calls the endpoints raising them.
-  ANALYTICS_QUERY_TIMEOUT: leaf({
-    httpStatus: 400,
-    details: { timeout_ms: required<number>() },
-    message: ({ timeout_ms }) => `The query timed out. Please try again with a shorter query or increase the timeout. Timeout was ${timeout_ms}ms.`,
-    doc: "An analytics query ran longer than its timeout_ms.",
-  }),
-  ANALYTICS_QUERY_ERROR: leaf({
-    httpStatus: 400,
-    details: { error: required<string>() },
-    message: ({ error }) => `${error}`,
-    doc: "An analytics query is not one the API answers (unknown query name, bad parameter); the message says why.",
-  }),
-  ANALYTICS_NOT_ENABLED: leaf({
-    httpStatus: 400,
-    message: () => "Analytics is not enabled for this project.",
-    doc: "The project turned analytics off (`apps.installed.analytics.enabled: false`).",
-  }),
 };
 
 // ---------------------------------------------------------------------------------------------------------------
