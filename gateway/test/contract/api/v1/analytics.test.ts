@@ -340,3 +340,20 @@ describe("POST /api/v1/internal/analytics/query", () => {
     );
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents every analytics route", async () => {
+    const doc = (await call(stack, "GET", "/api/v1/openapi.json")).json as { paths: Record<string, Record<string, unknown>> };
+    for (const [method, path] of [
+      ["post", "/api/v1/analytics/events/batch"],
+      ["post", "/api/v1/session-replays/batch"],
+      ["get", "/api/v1/internal/session-replays"],
+      ["get", "/api/v1/internal/session-replays/{session_replay_id}"],
+      ["get", "/api/v1/internal/session-replays/{session_replay_id}/chunks"],
+      ["get", "/api/v1/internal/session-replays/{session_replay_id}/chunks/{chunk_id}/events"],
+      ["post", "/api/v1/internal/analytics/query"],
+    ] as const) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+  });
+});
