@@ -113,7 +113,8 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
           req.events.map((e) => ({
             eventType: e.eventType,
             eventAtMs: Number(e.eventAtMs),
-            dataJson: e.dataJson,
+            // PostgreSQL's jsonb cannot hold U+0000: such characters are stored as U+FFFD.
+            dataJson: e.dataJson.replaceAll("\\u0000", "\\ufffd"),
             userId: caller.fromServer ? (e.userId ?? session.userId) : session.userId,
             teamId: caller.fromServer ? (e.teamId ?? null) : null,
             sessionReplaySegmentId: e.sessionReplaySegmentId ?? req.sessionReplaySegmentId ?? null,

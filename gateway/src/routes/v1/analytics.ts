@@ -25,7 +25,9 @@ export const REPLAY_MAX_EVENTS = 5_000;
 
 /** `$page-view`, `$click`, or a custom name (not starting with `$`) of letters, digits, `.`, `_`, `:` and `-`. */
 const EventType = Type.String({ pattern: "^(\\$page-view|\\$click|[A-Za-z0-9._:-]{1,128})$" });
-const Millis = Type.Integer({ minimum: 0 });
+/** Milliseconds since 1970, up to the largest JavaScript date (beyond it PostgreSQL has no timestamp). */
+export const MAX_MILLIS = 8_640_000_000_000_000;
+const Millis = Type.Integer({ minimum: 0, maximum: MAX_MILLIS });
 
 /** Whether the project has analytics on (Stack's `apps.installed.analytics.enabled`; on unless turned off). */
 export function assertAnalyticsEnabled(auth: RequestAuth): void {

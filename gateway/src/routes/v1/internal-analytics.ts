@@ -15,7 +15,7 @@ import { defineRoute } from "../route.ts";
 const ADMIN = ["admin"] as const;
 const Cursor = Type.String({ minLength: 1, maxLength: 200 });
 const Limit = QueryInteger({ minimum: 1, maximum: 200 });
-const Millis = QueryInteger({ minimum: 0 });
+const Millis = QueryInteger({ minimum: 0, maximum: 8_640_000_000_000_000 });
 const ReplayParams = Obj({ session_replay_id: Uuid() });
 
 async function replayView(users: UserCache, projectId: string, r: SessionReplay) {

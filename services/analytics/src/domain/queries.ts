@@ -53,7 +53,7 @@ function queryError(message: string): never {
 function millis(params: Record<string, unknown>, key: string): number | undefined {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) queryError(`Parameter ${key} must be a non-negative integer (milliseconds since 1970).`);
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0 || v > 8_640_000_000_000_000) queryError(`Parameter ${key} must be a non-negative integer (milliseconds since 1970).`);
   return v;
 }
 
