@@ -220,8 +220,17 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
     async getReplayChunkEvents(req) {
       const payload = await replayStore.chunkPayload(pool, req.projectId, req.sessionReplayId, req.chunkId);
       if (!payload) throw statusError(404, "Session replay chunk not found.");
-      const stored = JSON.parse((await gunzip(payload)).toString("utf8")) as { events: unknown };
-      return { eventsJson: JSON.stringify(stored.events) };
+      return { eventsJson: await eventsOf(payload) };
+    },
+
+    async getReplayEvents(req) {
+      if (!(await replayStore.get(pool, req.projectId, req.sessionReplayId))) throw statusError(404, "Session replay not found.");
+      const limit = req.limit <= 0 ? 10 : Math.min(req.limit, 50);
+      const rows = await replayStore.chunksWithPayload(pool, req.projectId, req.sessionReplayId, Math.max(0, req.offset), limit);
+      return {
+        chunks: rows.map(chunkView),
+        chunkEvents: await Promise.all(rows.map(async (r) => ({ chunkId: r.id, eventsJson: await eventsOf(r.payload) }))),
+      };
     },
 
     async queryAnalytics(req) {
@@ -240,6 +249,12 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
       }
     },
   };
+}
+
+/** The rrweb events (JSON array text) of a stored chunk. */
+async function eventsOf(payload: Buffer): Promise<string> {
+  const stored = JSON.parse((await gunzip(payload)).toString("utf8")) as { events: unknown };
+  return JSON.stringify(stored.events);
 }
 
 /** Unwinds the transaction of a repeated replay batch (so the quota it charged is not counted). */

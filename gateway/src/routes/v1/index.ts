@@ -114,6 +114,7 @@ import { analyticsEventsBatchRoute, sessionReplaysBatchRoute } from "./analytics
 import {
   analyticsQueryRoute,
   getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
   getSessionReplayRoute,
   listSessionReplayChunksRoute,
   listSessionReplaysRoute,
@@ -235,5 +236,6 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   getSessionReplayRoute,
   listSessionReplayChunksRoute,
   getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
   analyticsQueryRoute,
 ];

@@ -141,6 +141,29 @@ export const getSessionReplayChunkEventsRoute = defineRoute({
   },
 });
 
+export const getSessionReplayEventsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/session-replays/:session_replay_id/events",
+  summary: "Chunks of a session replay from an offset (event order) with their rrweb events (at most 50 chunks)",
+  tags: ["Analytics (admin)"],
+  access: ADMIN,
+  schemas: { params: ReplayParams, query: Obj({ offset: Optional(QueryInteger({ minimum: 0, maximum: 1_000_000 })), limit: Optional(QueryInteger({ minimum: 1, maximum: 50 })) }) },
+  async handler({ auth, params, query, clients }) {
+    const res = await clients.analytics.getReplayEvents({
+      projectId: auth.projectId,
+      sessionReplayId: params.session_replay_id,
+      offset: query.offset ?? 0,
+      limit: query.limit ?? 10,
+    });
+    return {
+      json: {
+        chunks: res.chunks.map(chunkView),
+        chunk_events: res.chunkEvents.map((c) => ({ chunk_id: c.chunkId, events: JSON.parse(c.eventsJson) as unknown })),
+      },
+    };
+  },
+});
+
 export const analyticsQueryRoute = defineRoute({
   method: "POST",
   path: "/internal/analytics/query",

@@ -142,6 +142,16 @@ export const replayStore = {
     return rows;
   },
 
+  /** Chunks in event order from an offset, with their payloads. */
+  async chunksWithPayload(db: Queryable, projectId: string, replayId: string, offset: number, limit: number): Promise<(ChunkRow & { payload: Buffer })[]> {
+    const { rows } = await db.query<ChunkRow & { payload: Buffer }>(
+      `SELECT ${CHUNK_COLUMNS}, payload FROM replay_chunks WHERE project_id = $1 AND session_replay_id = $2
+       ORDER BY first_event_at, id OFFSET $3 LIMIT $4`,
+      [projectId, replayId, offset, limit],
+    );
+    return rows;
+  },
+
   async chunkPayload(db: Queryable, projectId: string, replayId: string, chunkId: string): Promise<Buffer | undefined> {
     const { rows } = await db.query<{ payload: Buffer }>(
       `SELECT payload FROM replay_chunks WHERE project_id = $1 AND session_replay_id = $2 AND id = $3`,

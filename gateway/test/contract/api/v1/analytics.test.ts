@@ -280,6 +280,9 @@ describe("session replays", () => {
     expect(next.json.items.map((c: { batch_id: string }) => c.batch_id)).toEqual([second.batch_id]);
     const events = await call(stack, "GET", `/api/v1/internal/session-replays/${replayId}/chunks/${chunks.json.items[0].id}/events`, { headers: admin });
     expect(events.json).toEqual({ events: first.events });
+    const all = await call(stack, "GET", `/api/v1/internal/session-replays/${replayId}/events?offset=1`, { headers: admin });
+    expect(all.json.chunks.map((c: { batch_id: string }) => c.batch_id)).toEqual([second.batch_id]);
+    expect(all.json.chunk_events).toEqual([{ chunk_id: all.json.chunks[0].id, events: second.events }]);
 
     expect((await call(stack, "GET", `/api/v1/internal/session-replays/${randomUUID()}`, { headers: admin })).status).toBe(404);
     expectKnownError(await call(stack, "GET", "/api/v1/internal/session-replays", { headers: headersFor(stack.demo, "server") }), 401, "INSUFFICIENT_ACCESS_TYPE");
@@ -356,6 +359,7 @@ describe("OpenAPI", () => {
       ["get", "/api/v1/internal/session-replays/{session_replay_id}"],
       ["get", "/api/v1/internal/session-replays/{session_replay_id}/chunks"],
       ["get", "/api/v1/internal/session-replays/{session_replay_id}/chunks/{chunk_id}/events"],
+      ["get", "/api/v1/internal/session-replays/{session_replay_id}/events"],
       ["post", "/api/v1/internal/analytics/query"],
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
