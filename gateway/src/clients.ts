@@ -4,6 +4,7 @@ import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
+import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -29,6 +30,7 @@ export interface ServiceClients {
   readonly apiKeySets: Client<typeof ApiKeySetService>;
   readonly users: Client<typeof UserService>;
   readonly contactChannels: Client<typeof ContactChannelService>;
+  readonly accounts: Client<typeof AccountService>;
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
@@ -80,6 +82,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
     users: tagged(createServiceClient(UserService, identity), "identity"),
     contactChannels: tagged(createServiceClient(ContactChannelService, identity), "identity"),
+    accounts: tagged(createServiceClient(AccountService, auth), "auth"),
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),

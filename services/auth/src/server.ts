@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
@@ -9,6 +10,7 @@ import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
+import { createAccountService } from "./account-service.ts";
 import { startJanitor } from "./janitor.ts";
 import { createOtpService } from "./otp-service.ts";
 import { createPasswordService } from "./password-service.ts";
@@ -41,6 +43,7 @@ export const authService: ServiceDefinition = {
     MfaService.typeName,
     CliLoginService.typeName,
     OtpService.typeName,
+    AccountService.typeName,
   ],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
@@ -52,6 +55,7 @@ export const authService: ServiceDefinition = {
     router.service(MfaService, createMfaService(rt, sec));
     router.service(CliLoginService, createCliLoginService(rt));
     router.service(OtpService, createOtpService(rt));
+    router.service(AccountService, createAccountService(rt));
   },
   async start(ctx) {
     const rt = authRuntime(ctx);

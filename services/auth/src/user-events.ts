@@ -16,6 +16,20 @@ async function storeSnapshot(tx: PoolClient, user: User | undefined): Promise<vo
 }
 
 /**
+ * What auth removes of a deleted user, in the caller's transaction: sessions (with their refresh tokens), password,
+ * one-time codes, and the claims snapshot, which becomes a tombstone that late events cannot revive. Idempotent.
+ * Returns the number of sessions removed.
+ */
+export async function forgetDeletedUser(ctx: ServiceContext, tx: PoolClient, projectId: string, userId: string): Promise<number> {
+  const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
+  await credentialStore.delete(tx, projectId, userId);
+  await codeStore.deleteForUser(tx, projectId, userId);
+  await claimsStore.tombstone(tx, projectId, userId);
+  if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
+  return sessions;
+}
+
+/**
  * The identity user events the auth service follows, each a durable, idempotent consumer (consumeEvents records the
  * event id in the handler's transaction, so a redelivery changes nothing):
  *  - identity.user.created.v1 / .updated.v1 → the user's claims snapshot (what access tokens say), newest version wins;
@@ -56,11 +70,7 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
             log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
             return;
           }
-          const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
-          await credentialStore.delete(tx, projectId, userId);
-          await codeStore.deleteForUser(tx, projectId, userId);
-          await claimsStore.tombstone(tx, projectId, userId);
-          if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
+          const sessions = await forgetDeletedUser(ctx, tx, projectId, userId);
           log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
         },
       }),

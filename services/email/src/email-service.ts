@@ -12,7 +12,7 @@ import { categoryByName, TRANSACTIONAL, type NotificationCategory } from "./doma
 import { normalizeAddress } from "./domain/email-request.ts";
 import { targetOf } from "./delivery.ts";
 import type { EmailRuntime } from "./runtime.ts";
-import { classifySmtpError, fromHeader, sendSmtp } from "./smtp.ts";
+import { classifySmtpError, egressAllowList, fromHeader, sendSmtp } from "./smtp.ts";
 import { emailStore, type EmailRow } from "./store/email-store.ts";
 import { templateStore, type ThemeChoice } from "./store/template-store.ts";
 import { PREVIEW_USER } from "./template-service.ts";
@@ -212,6 +212,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
           { ...target, from: fromHeader(c.senderName, c.senderEmail) },
           { to: [req.recipientEmail], subject: `Test e-mail from ${settings.displayName}`, html: `<p>${text.replace(/[<>&]/g, "")}</p>`, text },
           Math.min(rt.config.smtpTimeoutMs, TEST_EMAIL_TIMEOUT_MS),
+          egressAllowList(rt.config.egressAllow),
         );
         return { success: true, errorMessage: "" };
       } catch (err) {

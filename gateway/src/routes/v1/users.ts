@@ -183,7 +183,7 @@ export const deleteMeRoute = defineRoute({
     if (auth.type === "client" && !(auth.project.adminConfig.client_user_deletion_enabled as boolean)) {
       throw statusError(400, "Client user deletion is not enabled for this project");
     }
-    await clients.users.deleteUser({ projectId: auth.projectId, userId: auth.user.id });
+    await clients.accounts.deleteAccount({ projectId: auth.projectId, userId: auth.user.id });
     users.invalidate(auth.projectId, auth.user.id);
     return { json: { success: true } };
   },
@@ -326,7 +326,7 @@ export const deleteUserRoute = defineRoute({
   schemas: { params: UserParams },
   async handler({ auth, params, clients, users }) {
     const userId = resolveUserId(auth, params.user_id);
-    await clients.users.deleteUser({ projectId: auth.projectId, userId });
+    await clients.accounts.deleteAccount({ projectId: auth.projectId, userId });
     users.invalidate(auth.projectId, userId);
     return { json: { success: true } };
   },
