@@ -113,7 +113,7 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
           req.events.map((e) => ({
             eventType: e.eventType,
             eventAtMs: Number(e.eventAtMs),
-            // PostgreSQL's jsonb cannot hold U+0000: such characters are stored as U+FFFD.
+            // PostgreSQL's jsonb cannot hold U+0000 (the gateway refuses it; other callers get U+FFFD, not a 500).
             dataJson: e.dataJson.replaceAll("\\u0000", "\\ufffd"),
             userId: caller.fromServer ? (e.userId ?? session.userId) : session.userId,
             teamId: caller.fromServer ? (e.teamId ?? null) : null,

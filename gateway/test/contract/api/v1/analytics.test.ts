@@ -143,9 +143,9 @@ describe("POST /api/v1/analytics/events/batch", () => {
     expectKnownError(await sendJson(s, { ...batch([pageView()]), batch_id: "nope" }), 400, "SCHEMA_ERROR");
     expectKnownError(await sendJson(s, batch([{ ...pageView(), event_at_ms: 1e20 }])), 400, "SCHEMA_ERROR");
     expectKnownError(await sendJson(s, batch([pageView()], { unknown_field: 1 })), 400, "SCHEMA_ERROR");
-    // PostgreSQL's jsonb has no U+0000: stored as U+FFFD rather than failing the batch.
-    expect((await sendJson(s, batch([{ event_type: "$click", event_at_ms: Date.now(), data: { text: "a\u0000b" } }]))).json).toEqual({ inserted: 1 });
-    expect((await eventRows(s.user_id)).at(-1)!.data).toEqual({ text: "a\ufffdb" });
+    // U+0000 is refused in any string of a body (the gateway's rule; PostgreSQL's jsonb could not hold it either).
+    const nul = await sendJson(s, batch([{ event_type: "$click", event_at_ms: Date.now(), data: { text: "a\u0000b" } }]));
+    expectKnownError(nul, 400, "SCHEMA_ERROR");
   });
 
   it("needs a signed-in session; clients cannot write for another user or reference another session's replay", async () => {
