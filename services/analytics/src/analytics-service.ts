@@ -68,7 +68,7 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
       if (!(await quotaStore.charge(tx, c))) {
         const wait = secondsLeft(c.window);
         const who = c.key.startsWith("p:") ? "this project today" : "this session";
-        throw statusError(429, `Too many ${what} from ${who}. Please wait ${wait} seconds and try again.`, { retryAfterSeconds: wait });
+        throw statusError(429, `${what} from ${who}. Please wait ${wait} seconds and try again.`, { retryAfterSeconds: wait });
       }
     }
   }
@@ -104,7 +104,7 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
             { key: sessionKey, window: "minute", events: req.events.length, bytes, maxEvents: config.sessionEventsPerMinute, maxBytes: config.sessionBytesPerMinute },
             { key: `p:${caller.projectId}:bytes`, window: "day", events: 0, bytes, maxEvents: 0, maxBytes: config.projectBytesPerDay },
           ],
-          "analytics events",
+          "Too many analytics events",
         );
         const current = session.refreshTokenId && !caller.fromServer ? await replayStore.currentForSession(tx, caller.projectId, session.refreshTokenId) : undefined;
         const inserted = await eventStore.insertEvents(
@@ -144,7 +144,7 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
             { key: `s:${refreshTokenId}:replay`, window: "minute", events: 0, bytes, maxEvents: 0, maxBytes: config.sessionReplayBytesPerMinute },
             { key: `p:${caller.projectId}:bytes`, window: "day", events: 0, bytes, maxEvents: 0, maxBytes: config.projectBytesPerDay },
           ],
-          "session replay data",
+          "Too much session replay data",
         );
         const wrapper =
           `{"v":1,"session_replay_id":${JSON.stringify(replayId)},"browser_session_id":${JSON.stringify(req.browserSessionId)},` +

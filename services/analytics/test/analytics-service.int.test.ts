@@ -106,7 +106,7 @@ describe("quotas", () => {
     expect(first.deduped).toBe(false);
     const refused = await failure(replay(3_000));
     expect((refused as StatusError).httpStatus).toBe(429);
-    expect((refused as StatusError).message).toMatch(/^Too many session replay data from this session\./);
+    expect((refused as StatusError).message).toMatch(/^Too much session replay data from this session\./);
     const chunks = await pool.query(`SELECT count(*)::int AS n FROM replay_chunks WHERE session_replay_id = $1`, [first.sessionReplayId]);
     expect(chunks.rows[0].n).toBe(1);
   });
