@@ -87,6 +87,8 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
       };
       const bytes = Number(req.bodyBytes);
       return withTransaction(pool, async (tx) => {
+        // First the session's lock (replayStore.currentForSession), then the quota rows: one order for every path.
+        const current = session.refreshTokenId && !caller.fromServer ? await replayStore.currentForSession(tx, caller.projectId, session.refreshTokenId) : undefined;
         const named = [...new Set([req.sessionReplayId, ...req.events.map((e) => e.sessionReplayId)].filter((id): id is string => !!id))];
         const owners = await replayStore.sessionsOf(tx, caller.projectId, named);
         for (const id of named) {
@@ -106,7 +108,6 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
           ],
           "Too many analytics events",
         );
-        const current = session.refreshTokenId && !caller.fromServer ? await replayStore.currentForSession(tx, caller.projectId, session.refreshTokenId) : undefined;
         const inserted = await eventStore.insertEvents(
           tx,
           meta,

@@ -112,6 +112,32 @@ describe("quotas", () => {
   });
 });
 
+describe("concurrency", () => {
+  it("puts a session's concurrent replay batches in one replay, alongside its event batches, without deadlocks", async () => {
+    const p = randomUUID();
+    const c = caller(p);
+    const replay = () =>
+      client.ingestReplayBatch({
+        caller: c,
+        browserSessionId: randomUUID(),
+        sessionReplaySegmentId: randomUUID(),
+        batchId: randomUUID(),
+        startedAtMs: BigInt(Date.now()),
+        sentAtMs: BigInt(Date.now()),
+        eventsJson: "[{}]",
+        eventCount: 1,
+        firstEventAtMs: BigInt(Date.now()),
+        lastEventAtMs: BigInt(Date.now()),
+      });
+    const events = () => ingest(p, 100, c.refreshTokenId);
+    const results = await Promise.all([replay(), events(), replay(), events(), replay(), events(), replay()]);
+    const replayIds = new Set(results.flatMap((r) => ("sessionReplayId" in r ? [r.sessionReplayId] : [])));
+    expect(replayIds.size).toBe(1);
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM session_replays WHERE project_id = $1`, [p]);
+    expect(rows.rows[0].n).toBe(1);
+  });
+});
+
 describe("queries", () => {
   it("stops a query at its timeout with ANALYTICS_QUERY_TIMEOUT", async () => {
     const p = randomUUID();

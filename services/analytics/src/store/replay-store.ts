@@ -42,13 +42,17 @@ export interface ReplayFilter {
 
 /** SQL of session replays and their chunks. */
 export const replayStore = {
-  /** The session's current replay (locked for the caller's transaction), if it is still current. */
+  /**
+   * The session's current replay, if it is still current. In a transaction it holds the session's lock until the
+   * end, so two batches arriving together cannot both start a replay.
+   */
   async currentForSession(db: Queryable, projectId: string, refreshTokenId: string): Promise<ReplayRow | undefined> {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('analytics.replay:' || $1, 0))`, [refreshTokenId]);
     const { rows } = await db.query<ReplayRow>(
       `SELECT ${REPLAY_COLUMNS} FROM session_replays
        WHERE project_id = $1 AND refresh_token_id = $2 AND updated_at >= now() - make_interval(secs => $3)
          AND started_at >= now() - make_interval(hours => $4)
-       ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
+       ORDER BY updated_at DESC LIMIT 1`,
       [projectId, refreshTokenId, REPLAY_IDLE_SECONDS, REPLAY_MAX_HOURS],
     );
     return rows[0];
