@@ -67,7 +67,7 @@ export function createAnalyticsService(ctx: ServiceContext, config: AnalyticsCon
     for (const c of charges) {
       if (!(await quotaStore.charge(tx, c))) {
         const wait = secondsLeft(c.window);
-        const who = c.key.startsWith("p:") ? "this project today" : "this session";
+        const who = c.window === "day" ? "this project today" : c.key.startsWith("p:") ? "this project's servers" : "this session";
         throw statusError(429, `${what} from ${who}. Please wait ${wait} seconds and try again.`, { retryAfterSeconds: wait });
       }
     }
