@@ -134,6 +134,24 @@ describe("the current SDK (@stackframe/js 2.8.108) in a browser", () => {
     expect(Number(await dashboard.getByTestId("analytics-active-users").getAttribute("data-total"))).toBe(1);
     await expect.poll(async () => (await dashboard.getByRole("img", { name: /^Page views per day: 2 in 30 days$/ }).count()), { timeout: 5_000 }).toBe(1);
     await screenshotBothThemes(dashboard, "dashboard-overview-analytics");
+
+    // The project setting: analytics off in the settings area → the overview says so, the SDK's batches are refused.
+    await dashboard.goto(`${dashboardUrl}${projectPath}/settings`);
+    const toggle = dashboard.getByRole("switch", { name: "Analytics" });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(false);
+    await dashboard.goto(`${dashboardUrl}${projectPath}`);
+    await dashboard.getByTestId("analytics-off").waitFor();
+    const off = await browser.newPage();
+    const refused = watchGateway(off);
+    await off.goto(sdkPage.url);
+    for (let i = 0; i < 49; i++) await off.getByRole("button", { name: "Buy" }).click();
+    await expect
+      .poll(() => refused.exchanges.filter((e) => e.path === "/api/v1/analytics/events/batch").map((e) => `${e.actualStatus} ${e.knownError}`), { timeout: 20_000 })
+      .toEqual(["400 ANALYTICS_NOT_ENABLED"]);
+    await off.close();
     await dashboard.close();
   });
 });

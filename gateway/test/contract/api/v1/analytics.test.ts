@@ -221,6 +221,11 @@ describe("POST /api/v1/analytics/events/batch", () => {
       expectKnownError(off, 400, "ANALYTICS_NOT_ENABLED");
       expect(off.json.error).toBe("Analytics is not enabled for this project.");
       expectKnownError(await sendReplay(s, replayBatch()), 400, "ANALYTICS_NOT_ENABLED");
+      expectKnownError(
+        await call(stack, "POST", "/api/v1/internal/analytics/query", { headers: headersFor(stack.demo, "admin"), body: { query: "page_views_per_day" } }),
+        400,
+        "ANALYTICS_NOT_ENABLED",
+      );
     } finally {
       await setEnabled(true);
     }
