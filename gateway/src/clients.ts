@@ -23,6 +23,7 @@ import { PasskeyService } from "@vestibule/proto/auth/v1/passkey_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
+import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -50,6 +51,7 @@ export interface ServiceClients {
   readonly emails: Client<typeof EmailService>;
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
+  readonly analytics: Client<typeof AnalyticsService>;
 }
 
 /**
@@ -103,5 +105,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emails: tagged(createServiceClient(EmailService, email), "email"),
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
+    analytics: tagged(createServiceClient(AnalyticsService, { ...base, baseUrl: config.analyticsUrl }), "analytics"),
   };
 }

@@ -131,6 +131,15 @@ import {
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
 import { checkFeatureSupportRoute, checkVersionRoute, componentVersionsRoute, getAiChatRoute, saveAiChatMessageRoute } from "./platform-info.ts";
+import { analyticsEventsBatchRoute, sessionReplaysBatchRoute } from "./analytics.ts";
+import {
+  analyticsQueryRoute,
+  getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  listSessionReplaysRoute,
+} from "./internal-analytics.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -264,4 +273,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   componentVersionsRoute,
   getAiChatRoute,
   saveAiChatMessageRoute,
+  analyticsEventsBatchRoute,
+  sessionReplaysBatchRoute,
+  listSessionReplaysRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
+  analyticsQueryRoute,
 ];

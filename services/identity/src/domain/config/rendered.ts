@@ -95,6 +95,8 @@ export interface RenderedConfig {
   };
   /** Owned by the vault service; free-form beyond `stores.<id>.displayName`. */
   dataVault: ConfigObject & { stores: Record<string, ConfigObject> };
+  /** Stack Auth's installable apps; `apps.installed.analytics.enabled` turns analytics ingestion on or off. */
+  apps: { installed: Record<string, ConfigObject> };
 }
 
 /**
@@ -155,5 +157,6 @@ export function defaultRenderedConfig(): RenderedConfig {
     },
     payments: { groups: {}, offers: {}, items: {} },
     dataVault: { stores: {} },
+    apps: { installed: { analytics: { enabled: true } } },
   };
 }

@@ -123,4 +123,5 @@ export const SCHEMA: SchemaNode = obj({
     true,
   ),
   dataVault: obj({ stores: { kind: "record", entry: obj({ displayName: str }, true) } }, true),
+  apps: obj({ installed: { kind: "record", entry: obj({ enabled: bool }, true), entryDefaults: { enabled: false } } }),
 });
