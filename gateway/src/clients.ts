@@ -105,6 +105,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emails: tagged(createServiceClient(EmailService, email), "email"),
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
-    analytics: tagged(createServiceClient(AnalyticsService, { ...base, baseUrl: config.analyticsUrl }), "analytics"),
+    analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
   };
 }

@@ -27,7 +27,6 @@ export const gatewayConfigSpec = {
   billingUrl: url("VESTIBULE_BILLING_URL", "billing service", { default: peerUrl("billing", {}) }),
   emailUrl: url("VESTIBULE_EMAIL_URL", "email service", { default: peerUrl("email", {}) }),
   vaultUrl: url("VESTIBULE_VAULT_URL", "vault service", { default: peerUrl("vault", {}) }),
-  analyticsUrl: url("VESTIBULE_ANALYTICS_URL", "analytics service", { default: peerUrl("analytics", {}) }),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

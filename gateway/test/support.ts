@@ -14,7 +14,6 @@ import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { vaultService } from "@vestibule/vault";
-import { analyticsService } from "@vestibule/analytics";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
@@ -40,8 +39,6 @@ export interface Stack {
   readonly teams?: RunningService;
   /** Present when started with `vault: true`. */
   readonly vault?: RunningService;
-  /** Present when started with `analytics: true`. */
-  readonly analytics?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -61,8 +58,6 @@ export interface StackOptions {
   readonly auth?: boolean;
   /** Also run the vault service (data vault). */
   readonly vault?: boolean;
-  /** Also run the analytics service (events, session replays). */
-  readonly analytics?: boolean;
   /**
    * Teams and team permissions. `true` runs the teams-permissions service (teams, memberships, invitations,
    * permissions, project ownership, and the gateway's TeamAccess backed by it); a TeamAccess object is a stand-in
@@ -118,11 +113,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
   }
-  let analytics: RunningService | undefined;
-  if (options.analytics) {
-    analytics = await startService(analyticsService, { env, log });
-    env.VESTIBULE_ANALYTICS_URL = `http://127.0.0.1:${analytics.port}`;
-  }
   const gatewayEnv = { ...env };
 
   async function launchGateway() {
@@ -173,7 +163,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     email,
     teams,
     vault,
-    analytics,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -186,7 +175,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await main.close();
       await teams?.stop();
       await vault?.stop();
-      await analytics?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

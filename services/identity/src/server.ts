@@ -14,6 +14,7 @@ import { createUserService } from "./user-service.ts";
 import { applyInternalRbacSeed, ensureInternalProject } from "./bootstrap.ts";
 import { createSearchPools, type SearchPools } from "./store/search-pools.ts";
 import { startTeamEventConsumers } from "./team-events.ts";
+import { analyticsServiceNames, registerAnalytics, startAnalytics } from "./analytics/capability.ts";
 
 /** The user search connections of each running service (created by start, which runs before routes). */
 const searchPools = new WeakMap<ServiceContext, SearchPools>();
@@ -21,12 +22,13 @@ const searchPools = new WeakMap<ServiceContext, SearchPools>();
 /**
  * The identity service: projects and their configuration, internal API keys, users and their contact channels.
  * Consumes teams_permissions.team.deleted.v1 and .membership.removed.v1 to keep users' selected_team_id valid
- * (team-events.ts).
+ * (team-events.ts). Also serves analytics events and session replays (AnalyticsService), a separate capability with
+ * its own tables, quotas and retention (analytics/, see its README).
  */
 export const identityService: ServiceDefinition = {
   name: "identity",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName, AiChatService.typeName],
+  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName, AiChatService.typeName, ...analyticsServiceNames],
   routes(router, ctx) {
     router.service(ProjectService, createProjectService(ctx));
     router.service(ApiKeySetService, createApiKeySetService(ctx));
@@ -35,14 +37,24 @@ export const identityService: ServiceDefinition = {
     router.service(UserService, createUserService(ctx, pools));
     router.service(ContactChannelService, createContactChannelService(ctx));
     router.service(AiChatService, createAiChatService(ctx));
+    registerAnalytics(router, ctx);
   },
   async start(ctx) {
     await ensureInternalProject(ctx);
     await applyInternalRbacSeed(ctx);
     const pools = createSearchPools(ctx);
     searchPools.set(ctx, pools);
-    const stopTeamEvents = await startTeamEventConsumers(ctx);
+    const stopTeamEvents = await startTeamEventConsumers(ctx).catch(async (err: unknown) => {
+      await pools.end();
+      throw err;
+    });
+    const stopAnalytics = await startAnalytics(ctx).catch(async (err: unknown) => {
+      await stopTeamEvents();
+      await pools.end();
+      throw err;
+    });
     return async () => {
+      await stopAnalytics();
       await stopTeamEvents();
       await pools.end();
     };

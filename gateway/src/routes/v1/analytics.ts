@@ -7,7 +7,7 @@ import { FreeformObj, Metadata, Obj, Optional, Uuid } from "../../validation/ind
 import { defineRoute } from "../route.ts";
 
 /**
- * Analytics ingestion of the current SDK generation (latest-sdk.md C), stored by the analytics service:
+ * Analytics ingestion of the current SDK generation (latest-sdk.md C), stored by identity's analytics capability:
  *  - `POST /analytics/events/batch`: 1-500 events, JSON or gzip in an octet-stream body (≤ 1 MiB either way, decoded
  *    included; each event's `data` ≤ 16 KiB). Client callers need a signed-in user; the events are bound to the
  *    session of the access token and cannot name another user, team or another session's replay.

@@ -1,7 +1,7 @@
 /**
- * Analytics ingestion and reads through the real gateway and analytics service (issue 13, item 6): both body
- * encodings the current SDK sends, the batch limits, sessions, quotas, retention, the project switch, session
- * replays and the named query API.
+ * Analytics ingestion and reads through the real gateway and identity's analytics capability (issue 13, item 6):
+ * both body encodings the current SDK sends, the batch limits, sessions, quotas, retention, the project switch,
+ * session replays and the named query API.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -17,7 +17,6 @@ const EVENTS_PER_MINUTE = 600;
 beforeAll(async () => {
   stack = await startStack({
     auth: true,
-    analytics: true,
     env: {
       VESTIBULE_ANALYTICS_SESSION_EVENTS_PER_MINUTE: String(EVENTS_PER_MINUTE),
       VESTIBULE_ANALYTICS_RETENTION_DAYS: "1",
@@ -86,7 +85,7 @@ async function sendGzip(s: Session, raw: Buffer): Promise<ApiResponse> {
 }
 
 async function eventRows(userId: string): Promise<{ event_type: string; refresh_token_id: string; batch_id: string; data: Record<string, unknown>; session_replay_id: string | null }[]> {
-  return (await db.query(`SELECT event_type, refresh_token_id, batch_id, data, session_replay_id FROM analytics.events WHERE user_id = $1 ORDER BY id`, [userId])).rows;
+  return (await db.query(`SELECT event_type, refresh_token_id, batch_id, data, session_replay_id FROM identity.analytics_events WHERE user_id = $1 ORDER BY id`, [userId])).rows;
 }
 
 describe("POST /api/v1/analytics/events/batch", () => {
@@ -201,7 +200,7 @@ describe("POST /api/v1/analytics/events/batch", () => {
   it("keeps events for the retention period only", async () => {
     const s = await anonymous();
     await sendJson(s, batch([pageView("/old"), pageView("/new")]));
-    await db.query(`UPDATE analytics.events SET received_at = now() - interval '25 hours' WHERE user_id = $1 AND data->>'path' = '/old'`, [s.user_id]);
+    await db.query(`UPDATE identity.analytics_events SET received_at = now() - interval '25 hours' WHERE user_id = $1 AND data->>'path' = '/old'`, [s.user_id]);
     await expect.poll(async () => (await eventRows(s.user_id)).map((r) => (r.data as { path: string }).path), { timeout: 10_000, interval: 200 }).toEqual(["/new"]);
   });
 
@@ -266,7 +265,7 @@ describe("session replays", () => {
     const second = replayBatch();
     expect((await sendReplay(s, second)).json).toMatchObject({ session_replay_id: replayId, deduped: false });
 
-    const stored = await db.query<{ payload: Buffer }>(`SELECT payload FROM analytics.replay_chunks WHERE session_replay_id = $1`, [replayId]);
+    const stored = await db.query<{ payload: Buffer }>(`SELECT payload FROM identity.analytics_replay_chunks WHERE session_replay_id = $1`, [replayId]);
     expect(stored.rows.length).toBe(2);
     expect(stored.rows.every((r) => r.payload[0] === 0x1f && r.payload[1] === 0x8b)).toBe(true);
 
@@ -301,8 +300,8 @@ describe("session replays", () => {
     expectKnownError(await sendReplay(s, replayBatch({ events: Array.from({ length: 5_001 }, () => ({ type: 3 })) })), 400, "SCHEMA_ERROR");
     const res = await sendReplay(s, replayBatch());
     const id = res.json.session_replay_id as string;
-    await db.query(`UPDATE analytics.session_replays SET updated_at = now() - interval '25 hours' WHERE id = $1`, [id]);
-    await expect.poll(async () => (await db.query(`SELECT count(*)::int AS n FROM analytics.replay_chunks WHERE session_replay_id = $1`, [id])).rows[0].n, { timeout: 10_000, interval: 200 }).toBe(0);
+    await db.query(`UPDATE identity.analytics_session_replays SET updated_at = now() - interval '25 hours' WHERE id = $1`, [id]);
+    await expect.poll(async () => (await db.query(`SELECT count(*)::int AS n FROM identity.analytics_replay_chunks WHERE session_replay_id = $1`, [id])).rows[0].n, { timeout: 10_000, interval: 200 }).toBe(0);
   });
 });
 

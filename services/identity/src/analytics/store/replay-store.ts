@@ -49,7 +49,7 @@ export const replayStore = {
   async currentForSession(db: Queryable, projectId: string, refreshTokenId: string): Promise<ReplayRow | undefined> {
     await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('analytics.replay:' || $1, 0))`, [refreshTokenId]);
     const { rows } = await db.query<ReplayRow>(
-      `SELECT ${REPLAY_COLUMNS} FROM session_replays
+      `SELECT ${REPLAY_COLUMNS} FROM analytics_session_replays
        WHERE project_id = $1 AND refresh_token_id = $2 AND updated_at >= now() - make_interval(secs => $3)
          AND started_at >= now() - make_interval(hours => $4)
        ORDER BY updated_at DESC LIMIT 1`,
@@ -60,7 +60,7 @@ export const replayStore = {
 
   async create(db: Queryable, r: { id: string; projectId: string; branchId: string; userId: string; refreshTokenId: string; firstMs: number; lastMs: number }): Promise<void> {
     await db.query(
-      `INSERT INTO session_replays (id, project_id, branch_id, user_id, refresh_token_id, started_at, last_event_at)
+      `INSERT INTO analytics_session_replays (id, project_id, branch_id, user_id, refresh_token_id, started_at, last_event_at)
        VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0))`,
       [r.id, r.projectId, r.branchId, r.userId, r.refreshTokenId, r.firstMs, r.lastMs],
     );
@@ -72,7 +72,7 @@ export const replayStore = {
     c: { id: string; projectId: string; replayId: string; batchId: string; browserSessionId: string; segmentId: string; eventCount: number; firstMs: number; lastMs: number; payload: Buffer },
   ): Promise<{ id: string; inserted: boolean }> {
     const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO replay_chunks (id, project_id, session_replay_id, batch_id, browser_session_id, session_replay_segment_id,
+      `INSERT INTO analytics_replay_chunks (id, project_id, session_replay_id, batch_id, browser_session_id, session_replay_segment_id,
                                   event_count, byte_length, first_event_at, last_event_at, payload)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_timestamp($9 / 1000.0), to_timestamp($10 / 1000.0), $11)
        ON CONFLICT (session_replay_id, batch_id) DO NOTHING RETURNING id`,
@@ -80,7 +80,7 @@ export const replayStore = {
     );
     if (rows[0]) {
       await db.query(
-        `UPDATE session_replays SET chunk_count = chunk_count + 1, event_count = event_count + $2, byte_length = byte_length + $3,
+        `UPDATE analytics_session_replays SET chunk_count = chunk_count + 1, event_count = event_count + $2, byte_length = byte_length + $3,
            started_at = LEAST(started_at, to_timestamp($4 / 1000.0)), last_event_at = GREATEST(last_event_at, to_timestamp($5 / 1000.0)),
            updated_at = now()
          WHERE id = $1`,
@@ -88,7 +88,7 @@ export const replayStore = {
       );
       return { id: rows[0].id, inserted: true };
     }
-    await db.query(`UPDATE session_replays SET updated_at = now() WHERE id = $1`, [c.replayId]);
+    await db.query(`UPDATE analytics_session_replays SET updated_at = now() WHERE id = $1`, [c.replayId]);
     return { id: "", inserted: false };
   },
 
@@ -96,7 +96,7 @@ export const replayStore = {
   async sessionsOf(db: Queryable, projectId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const { rows } = await db.query<{ id: string; refresh_token_id: string }>(
-      `SELECT id, refresh_token_id FROM session_replays WHERE project_id = $1 AND id = ANY($2::uuid[])`,
+      `SELECT id, refresh_token_id FROM analytics_session_replays WHERE project_id = $1 AND id = ANY($2::uuid[])`,
       [projectId, ids],
     );
     return new Map(rows.map((r) => [r.id, r.refresh_token_id]));
@@ -105,7 +105,7 @@ export const replayStore = {
   /** Replays by latest activity, newest first; `after` is the last row of the previous page. */
   async list(db: Queryable, projectId: string, f: ReplayFilter, limit: number, after?: { lastMs: bigint; id: string }): Promise<ReplayRow[]> {
     const { rows } = await db.query<ReplayRow>(
-      `SELECT ${REPLAY_COLUMNS} FROM session_replays
+      `SELECT ${REPLAY_COLUMNS} FROM analytics_session_replays
        WHERE project_id = $1
          AND (cardinality($2::uuid[]) = 0 OR user_id = ANY($2::uuid[]))
          AND ($3::bigint IS NULL OR last_event_at >= to_timestamp($3 / 1000.0))
@@ -130,14 +130,14 @@ export const replayStore = {
   },
 
   async get(db: Queryable, projectId: string, id: string): Promise<ReplayRow | undefined> {
-    const { rows } = await db.query<ReplayRow>(`SELECT ${REPLAY_COLUMNS} FROM session_replays WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    const { rows } = await db.query<ReplayRow>(`SELECT ${REPLAY_COLUMNS} FROM analytics_session_replays WHERE project_id = $1 AND id = $2`, [projectId, id]);
     return rows[0];
   },
 
   /** Chunks in event order; `after` is the last chunk of the previous page. */
   async listChunks(db: Queryable, projectId: string, replayId: string, limit: number, after?: { firstMs: bigint; id: string }): Promise<ChunkRow[]> {
     const { rows } = await db.query<ChunkRow>(
-      `SELECT ${CHUNK_COLUMNS} FROM replay_chunks
+      `SELECT ${CHUNK_COLUMNS} FROM analytics_replay_chunks
        WHERE project_id = $1 AND session_replay_id = $2
          AND ($3::bigint IS NULL OR (first_event_at, id) > (to_timestamp($3 / 1000.0), $4::uuid))
        ORDER BY first_event_at, id LIMIT $5`,
@@ -149,7 +149,7 @@ export const replayStore = {
   /** Chunks in event order from an offset, with their payloads. */
   async chunksWithPayload(db: Queryable, projectId: string, replayId: string, offset: number, limit: number): Promise<(ChunkRow & { payload: Buffer })[]> {
     const { rows } = await db.query<ChunkRow & { payload: Buffer }>(
-      `SELECT ${CHUNK_COLUMNS}, payload FROM replay_chunks WHERE project_id = $1 AND session_replay_id = $2
+      `SELECT ${CHUNK_COLUMNS}, payload FROM analytics_replay_chunks WHERE project_id = $1 AND session_replay_id = $2
        ORDER BY first_event_at, id OFFSET $3 LIMIT $4`,
       [projectId, replayId, offset, limit],
     );
@@ -158,7 +158,7 @@ export const replayStore = {
 
   async chunkPayload(db: Queryable, projectId: string, replayId: string, chunkId: string): Promise<Buffer | undefined> {
     const { rows } = await db.query<{ payload: Buffer }>(
-      `SELECT payload FROM replay_chunks WHERE project_id = $1 AND session_replay_id = $2 AND id = $3`,
+      `SELECT payload FROM analytics_replay_chunks WHERE project_id = $1 AND session_replay_id = $2 AND id = $3`,
       [projectId, replayId, chunkId],
     );
     return rows[0]?.payload;
@@ -167,14 +167,14 @@ export const replayStore = {
   /** Replays (with their chunks) without activity for `days`; returns how many went. */
   async deleteExpired(db: Queryable, days: number, batch = 1_000): Promise<number> {
     const { rowCount } = await db.query(
-      `DELETE FROM session_replays WHERE id IN (SELECT id FROM session_replays WHERE updated_at < now() - make_interval(days => $1) LIMIT $2)`,
+      `DELETE FROM analytics_session_replays WHERE id IN (SELECT id FROM analytics_session_replays WHERE updated_at < now() - make_interval(days => $1) LIMIT $2)`,
       [days, batch],
     );
     return rowCount ?? 0;
   },
 
   async deleteProject(db: Queryable, projectId: string): Promise<number> {
-    const { rowCount } = await db.query(`DELETE FROM session_replays WHERE project_id = $1`, [projectId]);
+    const { rowCount } = await db.query(`DELETE FROM analytics_session_replays WHERE project_id = $1`, [projectId]);
     return rowCount ?? 0;
   },
 };

@@ -7,7 +7,7 @@ function perDay(aggregate: string, column: string, where: string): string {
       SELECT generate_series(date_trunc('day', to_timestamp($2 / 1000.0) AT TIME ZONE 'UTC'),
                              date_trunc('day', to_timestamp($3 / 1000.0) AT TIME ZONE 'UTC'), interval '1 day')::date AS day),
     counts AS (
-      SELECT (event_at AT TIME ZONE 'UTC')::date AS day, ${aggregate} AS n FROM events
+      SELECT (event_at AT TIME ZONE 'UTC')::date AS day, ${aggregate} AS n FROM analytics_events
       WHERE project_id = $1 AND event_at >= to_timestamp($2 / 1000.0) AND event_at <= to_timestamp($3 / 1000.0)
         AND ($4::text IS NULL OR branch_id = $4) ${where}
       GROUP BY 1)
@@ -29,7 +29,7 @@ export const queryStore = {
       case "event_types":
         return (
           await db.query(
-            `SELECT event_type, count(*)::int AS events, count(DISTINCT user_id)::int AS users FROM events
+            `SELECT event_type, count(*)::int AS events, count(DISTINCT user_id)::int AS users FROM analytics_events
              WHERE project_id = $1 AND event_at >= to_timestamp($2 / 1000.0) AND event_at <= to_timestamp($3 / 1000.0)
                AND ($4::text IS NULL OR branch_id = $4)
              GROUP BY event_type ORDER BY events DESC, event_type LIMIT $5`,
@@ -39,7 +39,7 @@ export const queryStore = {
       case "top_pages":
         return (
           await db.query(
-            `SELECT data->>'path' AS path, count(*)::int AS page_views, count(DISTINCT user_id)::int AS users FROM events
+            `SELECT data->>'path' AS path, count(*)::int AS page_views, count(DISTINCT user_id)::int AS users FROM analytics_events
              WHERE project_id = $1 AND event_type = '$page-view' AND event_at >= to_timestamp($2 / 1000.0) AND event_at <= to_timestamp($3 / 1000.0)
                AND ($4::text IS NULL OR branch_id = $4)
              GROUP BY 1 ORDER BY page_views DESC, path LIMIT $5`,
@@ -50,7 +50,7 @@ export const queryStore = {
         return (
           await db.query(
             `SELECT event_type, (extract(epoch FROM event_at) * 1000)::bigint::float8 AS event_at_millis, user_id, team_id, session_replay_id, data
-             FROM events
+             FROM analytics_events
              WHERE project_id = $1 AND event_at >= to_timestamp($2 / 1000.0) AND event_at <= to_timestamp($3 / 1000.0)
                AND ($4::text IS NULL OR branch_id = $4) AND ($5::text IS NULL OR event_type = $5) AND ($6::uuid IS NULL OR user_id = $6)
              ORDER BY event_at DESC, id DESC LIMIT $7`,

@@ -1,12 +1,12 @@
 /**
- * The analytics service on real Postgres (and the embedded event bus): per-project daily and per-session replay
- * quotas, the query timeout, and the clean-up of a deleted project's data (identity.project.deleted.v1).
+ * Identity's analytics capability (AnalyticsService) on real Postgres (and the embedded event bus): per-project daily
+ * and per-session replay quotas, the query timeout, and the clean-up of a deleted project's data
+ * (identity.project.deleted.v1).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
-import { identityService } from "@vestibule/identity";
 import { createPool, type Pool } from "@vestibule/shared/db";
 import { KnownError, StatusError, fromConnectError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
@@ -14,12 +14,11 @@ import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
-import { analyticsService } from "../src/server.ts";
+import { identityService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: "silent" });
 let db: TestDatabase;
 let identity: RunningService;
-let analytics: RunningService;
 let pool: Pool;
 let client: ReturnType<typeof createServiceClient<typeof AnalyticsService>>;
 let projects: ReturnType<typeof createServiceClient<typeof ProjectService>>;
@@ -37,15 +36,13 @@ beforeAll(async () => {
     VESTIBULE_ANALYTICS_SESSION_REPLAY_BYTES_PER_MINUTE: "5000",
   };
   identity = await startService(identityService, { env, log });
-  analytics = await startService(analyticsService, { env, log });
-  pool = createPool({ connectionString: db.url, schema: "analytics", max: 2 });
+  pool = createPool({ connectionString: db.url, schema: "identity", max: 2 });
   const rpc = { caller: "test", secret: env.VESTIBULE_SERVICE_SECRET! };
-  client = createServiceClient(AnalyticsService, { ...rpc, baseUrl: `http://127.0.0.1:${analytics.port}` });
+  client = createServiceClient(AnalyticsService, { ...rpc, baseUrl: `http://127.0.0.1:${identity.port}` });
   projects = createServiceClient(ProjectService, { ...rpc, baseUrl: `http://127.0.0.1:${identity.port}` });
 }, 60_000);
 afterAll(async () => {
   await pool?.end();
-  await analytics?.stop();
   await identity?.stop();
   await db?.drop();
 });
@@ -107,7 +104,7 @@ describe("quotas", () => {
     const refused = await failure(replay(3_000));
     expect((refused as StatusError).httpStatus).toBe(429);
     expect((refused as StatusError).message).toMatch(/^Too much session replay data from this session\./);
-    const chunks = await pool.query(`SELECT count(*)::int AS n FROM replay_chunks WHERE session_replay_id = $1`, [first.sessionReplayId]);
+    const chunks = await pool.query(`SELECT count(*)::int AS n FROM analytics_replay_chunks WHERE session_replay_id = $1`, [first.sessionReplayId]);
     expect(chunks.rows[0].n).toBe(1);
   });
 });
@@ -133,7 +130,7 @@ describe("concurrency", () => {
     const results = await Promise.all([replay(), events(), replay(), events(), replay(), events(), replay()]);
     const replayIds = new Set(results.flatMap((r) => ("sessionReplayId" in r ? [r.sessionReplayId] : [])));
     expect(replayIds.size).toBe(1);
-    const rows = await pool.query(`SELECT count(*)::int AS n FROM session_replays WHERE project_id = $1`, [p]);
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM analytics_session_replays WHERE project_id = $1`, [p]);
     expect(rows.rows[0].n).toBe(1);
   });
 });
@@ -142,7 +139,7 @@ describe("queries", () => {
   it("stops a query at its timeout with ANALYTICS_QUERY_TIMEOUT", async () => {
     const p = randomUUID();
     await pool.query(
-      `INSERT INTO events (project_id, branch_id, event_type, event_at, batch_id, data, user_id)
+      `INSERT INTO analytics_events (project_id, branch_id, event_type, event_at, batch_id, data, user_id)
        SELECT $1, 'main', '$page-view', now() - (i % 300) * interval '1 day', gen_random_uuid(), '{"path":"/"}', gen_random_uuid()
        FROM generate_series(1, 100000) AS i`,
       [p],
@@ -176,7 +173,7 @@ describe("project deletion", () => {
       lastEventAtMs: 1n,
     });
     const count = async () =>
-      (await pool.query(`SELECT (SELECT count(*) FROM events WHERE project_id = $1) + (SELECT count(*) FROM session_replays WHERE project_id = $1) AS n`, [projectId])).rows[0].n;
+      (await pool.query(`SELECT (SELECT count(*) FROM analytics_events WHERE project_id = $1) + (SELECT count(*) FROM analytics_session_replays WHERE project_id = $1) AS n`, [projectId])).rows[0].n;
     expect(Number(await count())).toBe(2);
     await projects.deleteProject({ projectId });
     await expect.poll(async () => Number(await count()), { timeout: 15_000, interval: 200 }).toBe(0);

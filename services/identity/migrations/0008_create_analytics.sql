@@ -1,7 +1,10 @@
+-- Issue 13: analytics events and session replays of the current SDK, a separate capability of identity
+-- (src/analytics/): its own tables (analytics_*), quotas and retention, sharing nothing with the rest of the schema.
+
 -- Browser analytics events (page views, clicks, custom events), per project. `refresh_token_id` is the session the
 -- events came from (null for server-sent events). Rows are deleted `VESTIBULE_ANALYTICS_RETENTION_DAYS` after
 -- `received_at` (the server's clock: a client cannot make its rows live longer by sending future timestamps).
-CREATE TABLE events (
+CREATE TABLE analytics_events (
   id bigserial PRIMARY KEY,
   project_id text NOT NULL,
   branch_id text NOT NULL,
@@ -18,13 +21,13 @@ CREATE TABLE events (
   from_server boolean NOT NULL DEFAULT false,
   data jsonb NOT NULL
 );
-CREATE INDEX events_project_time ON events (project_id, event_at);
-CREATE INDEX events_project_type_time ON events (project_id, event_type, event_at);
-CREATE INDEX events_received ON events (received_at);
+CREATE INDEX analytics_events_project_time ON analytics_events (project_id, event_at);
+CREATE INDEX analytics_events_project_type_time ON analytics_events (project_id, event_type, event_at);
+CREATE INDEX analytics_events_received ON analytics_events (received_at);
 
 -- Batches already stored, per session (or per project for server batches: session key 'server'), so a batch the
 -- SDK sends twice (interval flush and pagehide) is stored once.
-CREATE TABLE event_batches (
+CREATE TABLE analytics_event_batches (
   project_id text NOT NULL,
   session_key text NOT NULL,
   batch_id uuid NOT NULL,
@@ -32,10 +35,10 @@ CREATE TABLE event_batches (
   received_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (project_id, session_key, batch_id)
 );
-CREATE INDEX event_batches_received ON event_batches (received_at);
+CREATE INDEX event_batches_received ON analytics_event_batches (received_at);
 
 -- Session replays: one per session and stretch of activity (a new one after 3 minutes idle or 12 hours).
-CREATE TABLE session_replays (
+CREATE TABLE analytics_session_replays (
   id uuid PRIMARY KEY,
   project_id text NOT NULL,
   branch_id text NOT NULL,
@@ -49,15 +52,15 @@ CREATE TABLE session_replays (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX session_replays_session ON session_replays (project_id, refresh_token_id, updated_at DESC);
-CREATE INDEX session_replays_list ON session_replays (project_id, last_event_at DESC, id DESC);
-CREATE INDEX session_replays_updated ON session_replays (updated_at);
+CREATE INDEX session_replays_session ON analytics_session_replays (project_id, refresh_token_id, updated_at DESC);
+CREATE INDEX session_replays_list ON analytics_session_replays (project_id, last_event_at DESC, id DESC);
+CREATE INDEX session_replays_updated ON analytics_session_replays (updated_at);
 
 -- The stored batches of a replay: the rrweb events as gzip-compressed JSON.
-CREATE TABLE replay_chunks (
+CREATE TABLE analytics_replay_chunks (
   id uuid PRIMARY KEY,
   project_id text NOT NULL,
-  session_replay_id uuid NOT NULL REFERENCES session_replays (id) ON DELETE CASCADE,
+  session_replay_id uuid NOT NULL REFERENCES analytics_session_replays (id) ON DELETE CASCADE,
   batch_id uuid NOT NULL,
   browser_session_id uuid NOT NULL,
   session_replay_segment_id uuid NOT NULL,
@@ -69,14 +72,14 @@ CREATE TABLE replay_chunks (
   created_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (session_replay_id, batch_id)
 );
-CREATE INDEX replay_chunks_order ON replay_chunks (session_replay_id, first_event_at, id);
+CREATE INDEX replay_chunks_order ON analytics_replay_chunks (session_replay_id, first_event_at, id);
 
 -- Ingestion quotas: what a key (a session, or a whole project) sent in one window. Only accepted batches count.
-CREATE TABLE quota_windows (
+CREATE TABLE analytics_quota_windows (
   key text NOT NULL,
   window_start timestamptz NOT NULL,
   events integer NOT NULL DEFAULT 0,
   bytes bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (key, window_start)
 );
-CREATE INDEX quota_windows_start ON quota_windows (window_start);
+CREATE INDEX quota_windows_start ON analytics_quota_windows (window_start);

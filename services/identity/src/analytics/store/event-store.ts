@@ -25,7 +25,7 @@ export const eventStore = {
   /** Claims a batch id for the session; false when that session already stored it. */
   async claimBatch(db: Queryable, meta: BatchMeta, eventCount: number): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO event_batches (project_id, session_key, batch_id, event_count) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      `INSERT INTO analytics_event_batches (project_id, session_key, batch_id, event_count) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
       [meta.projectId, meta.sessionKey, meta.batchId, eventCount],
     );
     return rowCount === 1;
@@ -34,7 +34,7 @@ export const eventStore = {
   /** Inserts the events of one batch in one statement (arrays unnested). */
   async insertEvents(db: Queryable, meta: BatchMeta, events: readonly EventRow[]): Promise<number> {
     const { rowCount } = await db.query(
-      `INSERT INTO events (project_id, branch_id, refresh_token_id, batch_id, from_server,
+      `INSERT INTO analytics_events (project_id, branch_id, refresh_token_id, batch_id, from_server,
                            event_type, event_at, data, user_id, team_id, session_replay_segment_id, session_replay_id)
        SELECT $1, $2, $3::uuid, $4::uuid, $5, t.event_type, to_timestamp(t.event_at_ms / 1000.0), t.data::jsonb,
               t.user_id::uuid, t.team_id::uuid, t.segment_id::uuid, t.replay_id::uuid
@@ -61,16 +61,16 @@ export const eventStore = {
   /** Deletes up to `batch` events (and batch ids) received more than `days` ago; returns how many events went. */
   async deleteExpired(db: Queryable, days: number, batch = 10_000): Promise<number> {
     const { rowCount } = await db.query(
-      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE received_at < now() - make_interval(days => $1) LIMIT $2)`,
+      `DELETE FROM analytics_events WHERE id IN (SELECT id FROM analytics_events WHERE received_at < now() - make_interval(days => $1) LIMIT $2)`,
       [days, batch],
     );
-    await db.query(`DELETE FROM event_batches WHERE received_at < now() - make_interval(days => $1)`, [days]);
+    await db.query(`DELETE FROM analytics_event_batches WHERE received_at < now() - make_interval(days => $1)`, [days]);
     return rowCount ?? 0;
   },
 
   async deleteProject(db: Queryable, projectId: string): Promise<number> {
-    const { rowCount } = await db.query(`DELETE FROM events WHERE project_id = $1`, [projectId]);
-    await db.query(`DELETE FROM event_batches WHERE project_id = $1`, [projectId]);
+    const { rowCount } = await db.query(`DELETE FROM analytics_events WHERE project_id = $1`, [projectId]);
+    await db.query(`DELETE FROM analytics_event_batches WHERE project_id = $1`, [projectId]);
     return rowCount ?? 0;
   },
 };

@@ -19,7 +19,7 @@ export const quotaStore = {
   async charge(db: Queryable, c: QuotaCharge): Promise<boolean> {
     if (c.events > c.maxEvents || c.bytes > c.maxBytes) return false;
     const { rowCount } = await db.query(
-      `INSERT INTO quota_windows AS q (key, window_start, events, bytes) VALUES ($1, date_trunc($2, now()), $3, $4)
+      `INSERT INTO analytics_quota_windows AS q (key, window_start, events, bytes) VALUES ($1, date_trunc($2, now()), $3, $4)
        ON CONFLICT (key, window_start) DO UPDATE SET events = q.events + EXCLUDED.events, bytes = q.bytes + EXCLUDED.bytes
          WHERE q.events + EXCLUDED.events <= $5 AND q.bytes + EXCLUDED.bytes <= $6`,
       [c.key, c.window, c.events, c.bytes, c.maxEvents, c.maxBytes],
@@ -29,7 +29,7 @@ export const quotaStore = {
 
   /** Windows that ended more than a day ago. */
   async deleteOld(db: Queryable): Promise<number> {
-    const { rowCount } = await db.query(`DELETE FROM quota_windows WHERE window_start < now() - interval '2 days'`);
+    const { rowCount } = await db.query(`DELETE FROM analytics_quota_windows WHERE window_start < now() - interval '2 days'`);
     return rowCount ?? 0;
   },
 };

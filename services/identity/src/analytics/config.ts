@@ -1,9 +1,9 @@
 import { int, readConfig, type ConfigOf } from "@vestibule/shared/config";
 
 /**
- * Settings of the analytics service beyond the common ones (environment variables, read once at start). The quotas
- * bound what one session (and one whole project) can store, so the public ingestion endpoints cannot fill the disk;
- * sizes are of the decoded (uncompressed) JSON.
+ * Settings of identity's analytics capability beyond the common ones (environment variables, read once at start;
+ * names kept from when it was its own process). The quotas bound what one session (and one whole project) can store,
+ * so the public ingestion endpoints cannot fill the disk; sizes are of the decoded (uncompressed) JSON.
  */
 export const analyticsConfigSpec = {
   retentionDays: int("VESTIBULE_ANALYTICS_RETENTION_DAYS", "days analytics events are kept", { default: 90, min: 1, max: 3650 }),
