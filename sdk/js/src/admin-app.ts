@@ -124,7 +124,7 @@ export interface AdminMetrics {
   readonly login_methods: readonly { readonly method: string; readonly count: number }[];
 }
 
-/** `queryAnalytics` options (as the published SDK's): a named query of the analytics service and its params. */
+/** `queryAnalytics` options (as the published SDK's): a named query of the analytics API and its params. */
 export interface AnalyticsQueryOptions {
   /** page_views_per_day, active_users_per_day, events_per_day, event_types, top_pages or recent_events. */
   query: string;
@@ -189,7 +189,7 @@ export class StackAdminApp extends StackServerApp {
     return this.admin<AdminMetrics>("/internal/metrics", { query: { include_anonymous: includeAnonymous ? "true" : undefined } });
   }
 
-  /** Runs a named analytics query (POST /internal/analytics/query; services/analytics/README.md lists them). */
+  /** Runs a named analytics query (POST /internal/analytics/query; services/identity/src/analytics/README.md lists them). */
   async queryAnalytics(options: AnalyticsQueryOptions): Promise<AnalyticsQueryResponse> {
     return this.admin<AnalyticsQueryResponse>("/internal/analytics/query", {
       method: "POST",

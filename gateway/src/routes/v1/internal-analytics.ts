@@ -8,10 +8,10 @@ import { assertAnalyticsEnabled } from "./analytics.ts";
 
 /**
  * Admin reads of analytics (latest-sdk.md C, admin): session replays and their chunks, and the query API. The query
- * API answers named, bounded queries (services/analytics/src/domain/queries.ts: page views and active users per day,
- * events per day, event types, top pages, recent events) with typed parameters; it never runs SQL from a caller, so
- * a SQL string is ANALYTICS_QUERY_ERROR naming the queries there are. With analytics off the query API answers
- * ANALYTICS_NOT_ENABLED (the replays stay readable until their retention ends).
+ * API answers named, bounded queries (services/identity/src/analytics/domain/queries.ts: page views and active users
+ * per day, events per day, event types, top pages, recent events) with typed parameters; it never runs SQL from a
+ * caller, so a SQL string is ANALYTICS_QUERY_ERROR naming the queries there are. With analytics off the query API
+ * answers ANALYTICS_NOT_ENABLED (the replays stay readable until their retention ends).
  */
 
 const ADMIN = ["admin"] as const;

@@ -741,9 +741,9 @@ export const QueryAnalyticsResponseSchema: GenMessage<QueryAnalyticsResponse> = 
 
 /**
  * Browser analytics (page views, clicks, custom events) and session replays of the current SDK generation
- * (latest-sdk.md C). Everything is stored per project in the analytics schema and deleted after the retention
- * period. Ingestion is bounded: batch and event sizes, per-session and per-project quotas per minute
- * (RESOURCE_EXHAUSTED → HTTP 429 with Retry-After).
+ * (latest-sdk.md C), served by the identity service. Everything is stored per project in its analytics_* tables and
+ * deleted after the retention period. Ingestion is bounded: batch and event sizes, per-session and per-project quotas
+ * per minute (RESOURCE_EXHAUSTED → HTTP 429 with Retry-After).
  *
  * @generated from service vestibule.analytics.v1.AnalyticsService
  */
@@ -821,7 +821,8 @@ export const AnalyticsService: GenService<{
     output: typeof GetReplayEventsResponseSchema;
   },
   /**
-   * Runs one of the named, bounded queries (see services/analytics/src/domain/queries.ts); no SQL from callers.
+   * Runs one of the named, bounded queries (see services/identity/src/analytics/domain/queries.ts); no SQL from
+   * callers.
    *
    * @generated from rpc vestibule.analytics.v1.AnalyticsService.QueryAnalytics
    */
