@@ -69,8 +69,10 @@ export function buildAccessTokenClaims(input: {
     email_verified: user.primaryEmailVerified,
     selected_team_id: user.selectedTeamId,
     is_anonymous: user.isAnonymous,
-    is_restricted: false,
-    restricted_reason: null,
+    // Until restriction rules exist (issue 13, helper i13-users) only anonymous users are restricted, as the current
+    // SDK expects of them: `is_restricted: true`, reason `{type: "anonymous"}`.
+    is_restricted: user.isAnonymous,
+    restricted_reason: user.isAnonymous ? { type: "anonymous" } : null,
     requires_totp_mfa: user.requiresTotpMfa,
     signed_up_at: Math.floor(user.signedUpAtMillis / 1000),
     iss: issuerFor(input.publicUrl, projectId, user.isAnonymous),

@@ -21,8 +21,10 @@
  *
  * Key names follow Stack Auth's rendered config (`packages/stack-shared/src/config/schema.ts` and the backend's
  * rendered-config-to-project conversion at the pinned commit). Vestibule additions, absent from Stack Auth:
- * `auth.refreshTokenRotation` (default false) and `auth.accessTokenLifetimeSeconds` (default 600, must be > 20:
- * the SDK refreshes when fewer than 20 s remain).
+ * `auth.refreshTokenRotation` (default false) and `auth.accessTokenLifetimeSeconds` (default 600, at least 60: the
+ * seed-era SDK refreshes when fewer than 20 s remain, and the current one (2.8.108) refuses a fresh token with less
+ * than 45 s left for link URLs). From the current Stack Auth schema: `project.requirePublishableClientKey` (Vestibule
+ * default true, so the seed-era rule "client access needs a publishable key" holds until a project turns it off).
  *
  * Pure functions: no I/O.
  */
@@ -137,6 +139,8 @@ export interface RenderedConfig {
   };
   teams: { createPersonalTeamOnSignUp: boolean; allowClientTeamCreation: boolean };
   users: { allowClientUserDeletion: boolean };
+  /** Current Stack Auth: whether client access needs a publishable key (false = keyless client access allowed). */
+  project: { requirePublishableClientKey: boolean };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, RenderedTrustedDomain> };
   apiKeys: { enabled: { user: boolean; team: boolean } };
   rbac: {
@@ -182,6 +186,7 @@ export function defaultRenderedConfig(): RenderedConfig {
     },
     teams: { createPersonalTeamOnSignUp: false, allowClientTeamCreation: false },
     users: { allowClientUserDeletion: false },
+    project: { requirePublishableClientKey: true },
     domains: { allowLocalhost: true, trustedDomains: {} },
     apiKeys: { enabled: { user: false, team: false } },
     rbac: {
@@ -268,10 +273,11 @@ const SCHEMA: SchemaNode = obj({
       },
     }),
     refreshTokenRotation: bool,
-    accessTokenLifetimeSeconds: { kind: "integer", min: 21 },
+    accessTokenLifetimeSeconds: { kind: "integer", min: 60 },
   }),
   teams: obj({ createPersonalTeamOnSignUp: bool, allowClientTeamCreation: bool }),
   users: obj({ allowClientUserDeletion: bool }),
+  project: obj({ requirePublishableClientKey: bool }),
   domains: obj({
     allowLocalhost: bool,
     trustedDomains: {
