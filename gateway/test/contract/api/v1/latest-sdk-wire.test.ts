@@ -84,7 +84,7 @@ describe("GET /internal/backend-urls (A7)", () => {
 describe("access tokens for 2.8.108 (A3, A4)", () => {
   it("carries iat, signed_up_at and requires_totp_mfa; anonymous users are restricted with reason anonymous", async () => {
     const anon = await call(stack, "POST", "/api/v1/auth/anonymous/sign-up", { headers: headersFor(stack.demo, "client", "x-hexclave-") });
-    expect(anon.status).toBe(200);
+    expect(anon.status, anon.text).toBe(200);
     const claims = claimsOf(anon.json.access_token);
     expect(claims).toMatchObject({ is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" }, requires_totp_mfa: false });
     expect(typeof claims.iat).toBe("number");

@@ -12,7 +12,67 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/teams_permissions/v1/team_service.proto.
  */
 export const file_vestibule_teams_permissions_v1_team_service: GenFile = /*@__PURE__*/
-  fileDesc("CjF2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvdGVhbV9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEiuQIKEUNyZWF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCRIeChFwcm9maWxlX2ltYWdlX3VybBgFIAEoCUgAiAEBEhwKFGNsaWVudF9tZXRhZGF0YV9qc29uGAYgASgJEiYKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgHIAEoCRIcChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgIIAEoCRIXCg9jcmVhdG9yX3VzZXJfaWQYCSABKAlCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsIkgKEkNyZWF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0ibQoOR2V0VGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiRQoPR2V0VGVhbVJlc3BvbnNlEjIKBHRlYW0YASABKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSJvChBMaXN0VGVhbXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd1c2VyX2lkGAMgASgJIkgKEUxpc3RUZWFtc1Jlc3BvbnNlEjMKBXRlYW1zGAEgAygLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iPAoUQmF0Y2hHZXRUZWFtc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCgh0ZWFtX2lkcxgCIAMoCSJMChVCYXRjaEdldFRlYW1zUmVzcG9uc2USMwoFdGVhbXMYASADKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSK7AwoRVXBkYXRlVGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkSGQoMZGlzcGxheV9uYW1lGAQgASgJSACIAQESHgoRcHJvZmlsZV9pbWFnZV91cmwYBSABKAlIAYgBARIfChdjbGVhcl9wcm9maWxlX2ltYWdlX3VybBgGIAEoCBIhChRjbGllbnRfbWV0YWRhdGFfanNvbhgHIAEoCUgCiAEBEisKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgIIAEoCUgDiAEBEiEKFHNlcnZlcl9tZXRhZGF0YV9qc29uGAkgASgJSASIAQFCDwoNX2Rpc3BsYXlfbmFtZUIUChJfcHJvZmlsZV9pbWFnZV91cmxCFwoVX2NsaWVudF9tZXRhZGF0YV9qc29uQiEKH19jbGllbnRfcmVhZF9vbmx5X21ldGFkYXRhX2pzb25CFwoVX3NlcnZlcl9tZXRhZGF0YV9qc29uIkgKElVwZGF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0icAoRRGVsZXRlVGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiFAoSRGVsZXRlVGVhbVJlc3BvbnNlMsgFCgtUZWFtU2VydmljZRJzCgpDcmVhdGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNyZWF0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNyZWF0ZVRlYW1SZXNwb25zZRJqCgdHZXRUZWFtEi4udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1SZXF1ZXN0Gi8udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1SZXNwb25zZRJwCglMaXN0VGVhbXMSMC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1zUmVxdWVzdBoxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5MaXN0VGVhbXNSZXNwb25zZRJ8Cg1CYXRjaEdldFRlYW1zEjQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkJhdGNoR2V0VGVhbXNSZXF1ZXN0GjUudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkJhdGNoR2V0VGVhbXNSZXNwb25zZRJzCgpVcGRhdGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlVwZGF0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlVwZGF0ZVRlYW1SZXNwb25zZRJzCgpEZWxldGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkRlbGV0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkRlbGV0ZVRlYW1SZXNwb25zZWIGcHJvdG8z", [file_vestibule_teams_permissions_v1_team]);
+  fileDesc("CjF2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvdGVhbV9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEilAEKE1NldFVwTmV3VXNlclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhoKDXByaW1hcnlfZW1haWwYBCABKAlIAYgBAUIPCg1fZGlzcGxheV9uYW1lQhAKDl9wcmltYXJ5X2VtYWlsIkgKFFNldFVwTmV3VXNlclJlc3BvbnNlEhYKDmFscmVhZHlfc2V0X3VwGAEgASgIEhgKEHBlcnNvbmFsX3RlYW1faWQYAiABKAkiuQIKEUNyZWF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCRIeChFwcm9maWxlX2ltYWdlX3VybBgFIAEoCUgAiAEBEhwKFGNsaWVudF9tZXRhZGF0YV9qc29uGAYgASgJEiYKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgHIAEoCRIcChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgIIAEoCRIXCg9jcmVhdG9yX3VzZXJfaWQYCSABKAlCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsIkgKEkNyZWF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0ibQoOR2V0VGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiRQoPR2V0VGVhbVJlc3BvbnNlEjIKBHRlYW0YASABKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSJvChBMaXN0VGVhbXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd1c2VyX2lkGAMgASgJIkgKEUxpc3RUZWFtc1Jlc3BvbnNlEjMKBXRlYW1zGAEgAygLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iPAoUQmF0Y2hHZXRUZWFtc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCgh0ZWFtX2lkcxgCIAMoCSJMChVCYXRjaEdldFRlYW1zUmVzcG9uc2USMwoFdGVhbXMYASADKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSK7AwoRVXBkYXRlVGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkSGQoMZGlzcGxheV9uYW1lGAQgASgJSACIAQESHgoRcHJvZmlsZV9pbWFnZV91cmwYBSABKAlIAYgBARIfChdjbGVhcl9wcm9maWxlX2ltYWdlX3VybBgGIAEoCBIhChRjbGllbnRfbWV0YWRhdGFfanNvbhgHIAEoCUgCiAEBEisKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgIIAEoCUgDiAEBEiEKFHNlcnZlcl9tZXRhZGF0YV9qc29uGAkgASgJSASIAQFCDwoNX2Rpc3BsYXlfbmFtZUIUChJfcHJvZmlsZV9pbWFnZV91cmxCFwoVX2NsaWVudF9tZXRhZGF0YV9qc29uQiEKH19jbGllbnRfcmVhZF9vbmx5X21ldGFkYXRhX2pzb25CFwoVX3NlcnZlcl9tZXRhZGF0YV9qc29uIkgKElVwZGF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0icAoRRGVsZXRlVGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiFAoSRGVsZXRlVGVhbVJlc3BvbnNlMsMGCgtUZWFtU2VydmljZRJzCgpDcmVhdGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNyZWF0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNyZWF0ZVRlYW1SZXNwb25zZRJqCgdHZXRUZWFtEi4udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1SZXF1ZXN0Gi8udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1SZXNwb25zZRJwCglMaXN0VGVhbXMSMC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1zUmVxdWVzdBoxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5MaXN0VGVhbXNSZXNwb25zZRJ8Cg1CYXRjaEdldFRlYW1zEjQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkJhdGNoR2V0VGVhbXNSZXF1ZXN0GjUudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkJhdGNoR2V0VGVhbXNSZXNwb25zZRJzCgpVcGRhdGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlVwZGF0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlVwZGF0ZVRlYW1SZXNwb25zZRJzCgpEZWxldGVUZWFtEjEudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkRlbGV0ZVRlYW1SZXF1ZXN0GjIudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkRlbGV0ZVRlYW1SZXNwb25zZRJ5CgxTZXRVcE5ld1VzZXISMy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuU2V0VXBOZXdVc2VyUmVxdWVzdBo0LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5TZXRVcE5ld1VzZXJSZXNwb25zZWIGcHJvdG8z", [file_vestibule_teams_permissions_v1_team]);
+
+/**
+ * @generated from message vestibule.teams_permissions.v1.SetUpNewUserRequest
+ */
+export type SetUpNewUserRequest = Message<"vestibule.teams_permissions.v1.SetUpNewUserRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * For the personal team's name ("<display name or e-mail>'s Team").
+   *
+   * @generated from field: optional string display_name = 3;
+   */
+  displayName?: string | undefined;
+
+  /**
+   * @generated from field: optional string primary_email = 4;
+   */
+  primaryEmail?: string | undefined;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.SetUpNewUserRequest.
+ * Use `create(SetUpNewUserRequestSchema)` to create a new message.
+ */
+export const SetUpNewUserRequestSchema: GenMessage<SetUpNewUserRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 0);
+
+/**
+ * @generated from message vestibule.teams_permissions.v1.SetUpNewUserResponse
+ */
+export type SetUpNewUserResponse = Message<"vestibule.teams_permissions.v1.SetUpNewUserResponse"> & {
+  /**
+   * True when the user had been set up before (by this RPC or the event consumer); nothing changed.
+   *
+   * @generated from field: bool already_set_up = 1;
+   */
+  alreadySetUp: boolean;
+
+  /**
+   * The personal team created now; empty when none was.
+   *
+   * @generated from field: string personal_team_id = 2;
+   */
+  personalTeamId: string;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.SetUpNewUserResponse.
+ * Use `create(SetUpNewUserResponseSchema)` to create a new message.
+ */
+export const SetUpNewUserResponseSchema: GenMessage<SetUpNewUserResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 1);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.CreateTeamRequest
@@ -75,7 +135,7 @@ export type CreateTeamRequest = Message<"vestibule.teams_permissions.v1.CreateTe
  * Use `create(CreateTeamRequestSchema)` to create a new message.
  */
 export const CreateTeamRequestSchema: GenMessage<CreateTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 0);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 2);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.CreateTeamResponse
@@ -92,7 +152,7 @@ export type CreateTeamResponse = Message<"vestibule.teams_permissions.v1.CreateT
  * Use `create(CreateTeamResponseSchema)` to create a new message.
  */
 export const CreateTeamResponseSchema: GenMessage<CreateTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 1);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 3);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.GetTeamRequest
@@ -119,7 +179,7 @@ export type GetTeamRequest = Message<"vestibule.teams_permissions.v1.GetTeamRequ
  * Use `create(GetTeamRequestSchema)` to create a new message.
  */
 export const GetTeamRequestSchema: GenMessage<GetTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 2);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 4);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.GetTeamResponse
@@ -136,7 +196,7 @@ export type GetTeamResponse = Message<"vestibule.teams_permissions.v1.GetTeamRes
  * Use `create(GetTeamResponseSchema)` to create a new message.
  */
 export const GetTeamResponseSchema: GenMessage<GetTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 3);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 5);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.ListTeamsRequest
@@ -165,7 +225,7 @@ export type ListTeamsRequest = Message<"vestibule.teams_permissions.v1.ListTeams
  * Use `create(ListTeamsRequestSchema)` to create a new message.
  */
 export const ListTeamsRequestSchema: GenMessage<ListTeamsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 4);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 6);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.ListTeamsResponse
@@ -182,7 +242,7 @@ export type ListTeamsResponse = Message<"vestibule.teams_permissions.v1.ListTeam
  * Use `create(ListTeamsResponseSchema)` to create a new message.
  */
 export const ListTeamsResponseSchema: GenMessage<ListTeamsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 5);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 7);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.BatchGetTeamsRequest
@@ -204,7 +264,7 @@ export type BatchGetTeamsRequest = Message<"vestibule.teams_permissions.v1.Batch
  * Use `create(BatchGetTeamsRequestSchema)` to create a new message.
  */
 export const BatchGetTeamsRequestSchema: GenMessage<BatchGetTeamsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 6);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 8);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.BatchGetTeamsResponse
@@ -221,7 +281,7 @@ export type BatchGetTeamsResponse = Message<"vestibule.teams_permissions.v1.Batc
  * Use `create(BatchGetTeamsResponseSchema)` to create a new message.
  */
 export const BatchGetTeamsResponseSchema: GenMessage<BatchGetTeamsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 7);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 9);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.UpdateTeamRequest
@@ -282,7 +342,7 @@ export type UpdateTeamRequest = Message<"vestibule.teams_permissions.v1.UpdateTe
  * Use `create(UpdateTeamRequestSchema)` to create a new message.
  */
 export const UpdateTeamRequestSchema: GenMessage<UpdateTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 8);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 10);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.UpdateTeamResponse
@@ -299,7 +359,7 @@ export type UpdateTeamResponse = Message<"vestibule.teams_permissions.v1.UpdateT
  * Use `create(UpdateTeamResponseSchema)` to create a new message.
  */
 export const UpdateTeamResponseSchema: GenMessage<UpdateTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 9);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 11);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.DeleteTeamRequest
@@ -326,7 +386,7 @@ export type DeleteTeamRequest = Message<"vestibule.teams_permissions.v1.DeleteTe
  * Use `create(DeleteTeamRequestSchema)` to create a new message.
  */
 export const DeleteTeamRequestSchema: GenMessage<DeleteTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 10);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 12);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.DeleteTeamResponse
@@ -339,7 +399,7 @@ export type DeleteTeamResponse = Message<"vestibule.teams_permissions.v1.DeleteT
  * Use `create(DeleteTeamResponseSchema)` to create a new message.
  */
 export const DeleteTeamResponseSchema: GenMessage<DeleteTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 11);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 13);
 
 /**
  * Teams of a project. Callers: the gateway (`/teams`), identity-facing consumers and other services.
@@ -412,6 +472,19 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof DeleteTeamRequestSchema;
     output: typeof DeleteTeamResponseSchema;
+  },
+  /**
+   * Sets up a user who was just created: the project's user_default_permissions and, with create_team_on_sign_up,
+   * the personal team, selected for them. Identity calls it when CreateUser has committed, so that a sign-up answers
+   * with the team in place (read-your-writes); the identity.user.created.v1 consumer does the same work later and
+   * changes nothing when it was done (each user is set up once). A user deleted meanwhile: nothing happens.
+   *
+   * @generated from rpc vestibule.teams_permissions.v1.TeamService.SetUpNewUser
+   */
+  setUpNewUser: {
+    methodKind: "unary";
+    input: typeof SetUpNewUserRequestSchema;
+    output: typeof SetUpNewUserResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_teams_permissions_v1_team_service, 0);
