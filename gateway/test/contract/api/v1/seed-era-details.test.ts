@@ -109,3 +109,19 @@ describe("small answers", () => {
     expect(answers.at(-1)).toBe("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
   });
 });
+
+describe("JWKS", () => {
+  it("serves two keys per audience, four with include_anonymous=true", async () => {
+    const res = await call(stack, "GET", `/api/v1/projects/${stack.demo.projectId}/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    expect(res.json.keys).toHaveLength(2);
+    const both = await call(stack, "GET", `/api/v1/projects/${stack.demo.projectId}/.well-known/jwks.json?include_anonymous=true`);
+    expect(both.json.keys).toHaveLength(4);
+    expect(both.json.keys.slice(0, 2)).toEqual(res.json.keys);
+    expect(new Set(both.json.keys.map((k: { kid: string }) => k.kid)).size).toBe(4);
+    // The first key signs: a fresh token names it.
+    const token = (await signUp()).accessToken;
+    const kid = JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()).kid;
+    expect(res.json.keys[0].kid).toBe(kid);
+  });
+});
