@@ -50,8 +50,29 @@ function parseAdminConfigUpdate(json: string): AdminConfigUpdate {
   return update as AdminConfigUpdate;
 }
 
-/** Checks a config override document after merging; any problem is a 400 with every message. */
-function checkOverride(override: ConfigOverride): void {
+/**
+ * The published backend's answers to a bad `PATCH /internal/config/override` (issue 13): "Invalid config JSON", and
+ * the first problem in its `[ERROR] ...` form, e.g. `[ERROR] The key "x" is not valid for the schema.`.
+ */
+function parseOverridePatch(json: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw statusError(400, "Invalid config JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw statusError(400, "[ERROR] Config override must be a JSON object.");
+  return parsed as Record<string, unknown>;
+}
+
+function overrideProblemText(problems: readonly string[]): string {
+  const first = problems[0]!;
+  const unknown = /^Unknown config key: (.*)$/.exec(first);
+  return unknown ? `[ERROR] The key ${JSON.stringify(unknown[1])} is not valid for the schema.` : `[ERROR] ${first}`;
+}
+
+/** Checks a config override document after merging; any problem is a 400 with every message (or `text`'s). */
+function checkOverride(override: ConfigOverride, text?: (problems: readonly string[]) => string): void {
   const problems = [...validateOverride(override)];
   const rendered = renderConfig(override);
   const trusted = rendered.domains.trustedDomains as Record<string, { baseUrl?: string }>;
@@ -59,7 +80,7 @@ function checkOverride(override: ConfigOverride): void {
     const problem = d?.baseUrl !== undefined ? trustedDomainProblem(d.baseUrl) : null;
     if (problem) problems.push(problem);
   }
-  if (problems.length > 0) throw statusError(400, `Invalid project configuration: ${problems.join("; ")}`);
+  if (problems.length > 0) throw statusError(400, text ? text(problems) : `Invalid project configuration: ${problems.join("; ")}`);
 }
 
 /** The wire message of a stored project, secrets included (RPC answers). Events carry `projectEventMessage`. */
@@ -178,12 +199,19 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
 
     async updateConfigOverride(req) {
       if (!isProjectId(req.projectId)) notFound(req.projectId);
-      const patch = parseJsonObject(req.configOverrideJson, "config_override_string");
+      const patch = parseOverridePatch(req.configOverrideJson);
+      // Like the published backend, a key that names no config path is reported as given, before anything else.
+      for (const [key, value] of Object.entries(patch)) {
+        const unknown = validateOverride({ [key]: value }).map((p) => /^Unknown config key: (.*)$/.exec(p)?.[1]).find((k) => k !== undefined);
+        if (unknown !== undefined && (key === unknown || key.startsWith(`${unknown}.`))) {
+          throw statusError(400, `[ERROR] The key ${JSON.stringify(key)} is not valid for the schema.`);
+        }
+      }
       const project = await withTransaction(pool, async (tx) => {
         const row = await projectStore.get(tx, req.projectId, true);
         if (!row) notFound(req.projectId);
         const override = mergeOverrides(await openSecrets(secrets, row.id, row.config_override), patch as ConfigOverride);
-        checkOverride(override);
+        checkOverride(override, overrideProblemText);
         const updated = await projectStore.update(tx, { ...row, config_override: await sealSecrets(secrets, row.id, override) });
         await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: projectEventMessage(updated) }, { projectId: row.id });
         return toMessage(updated);

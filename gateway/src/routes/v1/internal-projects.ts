@@ -235,7 +235,7 @@ export const updateConfigOverrideRoute = defineRoute({
     try {
       parsed = JSON.parse(body.config_override_string);
     } catch {
-      throw statusError(400, "config_override_string is not valid JSON");
+      throw statusError(400, "Invalid config JSON"); // the published backend's text (issue 13)
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw statusError(400, "config_override_string must be a JSON object");

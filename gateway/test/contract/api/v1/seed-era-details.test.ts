@@ -125,3 +125,15 @@ describe("JWKS", () => {
     expect(res.json.keys[0].kid).toBe(kid);
   });
 });
+
+describe("config override wording", () => {
+  it("answers the published backend's texts for an unknown key and for JSON that does not parse", async () => {
+    const admin = headersFor(stack.demo, "admin");
+    const unknown = await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify({ "nope.key": 1 }) } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toBe('[ERROR] The key "nope.key" is not valid for the schema.');
+    const broken = await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: "{nope" } });
+    expect(broken.status).toBe(400);
+    expect(broken.text).toBe("Invalid config JSON");
+  });
+});
