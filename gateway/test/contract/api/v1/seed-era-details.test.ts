@@ -137,3 +137,19 @@ describe("config override wording", () => {
     expect(broken.text).toBe("Invalid config JSON");
   });
 });
+
+describe("invalid project config answers SCHEMA_ERROR, not plain text", () => {
+  it("a standard e-mail server or OAuth provider without its required fields", async () => {
+    const admin = headersFor(stack.demo, "admin");
+    const email = await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: admin, body: { config: { email_config: { type: "standard" } } } });
+    expectKnownError(email, 400, "SCHEMA_ERROR");
+    expect(email.json.error).toMatch(/^Request validation failed on PATCH \/api\/v1\/internal\/projects\/current:\n  - body\.config\.email_config\./);
+    expect(email.json.details.message).toBe(email.json.error);
+    const oauth = await call(stack, "PATCH", "/api/v1/internal/projects/current", {
+      headers: admin,
+      body: { config: { oauth_providers: [{ id: "github", type: "standard", client_id: "abc" }] } },
+    });
+    expectKnownError(oauth, 400, "SCHEMA_ERROR");
+    expect(oauth.json.error).toContain("body.config.oauth_providers[0].client_secret");
+  });
+});
