@@ -153,3 +153,25 @@ describe("invalid project config answers SCHEMA_ERROR, not plain text", () => {
     expect(oauth.json.error).toContain("body.config.oauth_providers[0].client_secret");
   });
 });
+
+describe("send-email body wording", () => {
+  it("a body with no content (or two) is not matched by any of the provided schemas", async () => {
+    const none = await call(stack, "POST", "/api/v1/emails/send-email", { headers: server(), body: { user_ids: [] } });
+    expectKnownError(none, 400, "SCHEMA_ERROR");
+    expect(none.json.error).toBe(
+      [
+        "Request validation failed on POST /api/v1/emails/send-email:",
+        "  - body is not matched by any of the provided schemas:",
+        "    Schema 0:",
+        "      body.html must be defined",
+        "    Schema 1:",
+        "      body.template_id must be defined",
+        "    Schema 2:",
+        "      body.draft_id must be defined",
+      ].join("\n"),
+    );
+    const two = await call(stack, "POST", "/api/v1/emails/send-email", { headers: server(), body: { user_ids: [], html: "x", draft_id: "0b3c2f4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e" } });
+    expectKnownError(two, 400, "SCHEMA_ERROR");
+    expect(two.json.error).toContain("body is not matched by any of the provided schemas:");
+  });
+});
