@@ -78,6 +78,12 @@ describe("GET /internal/backend-urls (A7)", () => {
     expect(res.json).toEqual({ urls: ["http://localhost:8102"] });
     const doc = await call(stack, "GET", "/api/v1/openapi.json");
     expect(Object.keys(doc.json.paths)).toContain("/api/v1/internal/backend-urls");
+    // Routes changed for issue 13 are documented with their new shapes.
+    const signUp = doc.json.paths["/api/v1/auth/password/sign-up"].post.requestBody.content["application/json"].schema;
+    expect(signUp.required ?? []).not.toContain("verification_callback_url");
+    expect(Object.keys(signUp.properties)).toContain("verification_callback_url");
+    const sendEmail = doc.json.paths["/api/v1/emails/send-email"].post.requestBody.content["application/json"].schema;
+    expect(sendEmail.anyOf).toHaveLength(3);
   });
 });
 
