@@ -80,6 +80,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // the contract tests use the development conveniences (dev mailbox, override key)
+    VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8", // the projects' own SMTP servers of the tests run on loopback
     LOG_LEVEL: "silent",
     PORT: "0",
     // A stack runs up to five processes' worth of pools in one test process, and test files run two at a time on

@@ -7,7 +7,13 @@ import type { Attempt, RateLimiter } from "@vestibule/shared/rate-limit";
 import { codeStore, type CodeRow } from "./store/code-store.ts";
 
 /** What a code is for; a code only works at the endpoints of its purpose. */
-export type CodePurpose = "password_reset" | "contact_channel_verification" | "mfa_attempt" | "otp_sign_in";
+export type CodePurpose =
+  | "password_reset"
+  | "contact_channel_verification"
+  | "mfa_attempt"
+  | "otp_sign_in"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 /**
  * The one-time code store shared by password reset, e-mail verification and later magic links, invitations and MFA
@@ -45,32 +51,30 @@ export class VerificationCodes {
   async check(projectId: string, purpose: CodePurpose, input: string, ip: string): Promise<CodeRow> {
     const code = normalizeCode(input);
     const method = `code:${purpose}`;
-    const ipAttempt = await this.deps.limiter.begin({ method, projectId, ip: ip || undefined });
-    // Guessing one code (one nonce) too often blocks it; the contract calls that VERIFICATION_CODE_MAX_ATTEMPTS_REACHED
-    // (400), as the published backend answers (issue 13). A blocked client IP stays a 429.
-    let nonceAttempt: Attempt | undefined;
-    if (code) {
+    // An unknown code is a failure; a code that exists (usable or not) does not count. The client IP and the code's
+    // nonce are guarded apart: guessing one nonce too often answers the contract's VERIFICATION_CODE_MAX_ATTEMPTS_REACHED
+    // (400), as the published backend does (issue 13); a blocked client IP stays a 429.
+    return this.deps.limiter.guard({ method, projectId, ip: ip || undefined }, async (ipAttempt) => {
+      const checkCode = async (nonceAttempt?: Attempt): Promise<CodeRow> => {
+        if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
+        const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
+        if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        ipAttempt.release();
+        nonceAttempt?.release();
+        const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+        if (problem) throw problem;
+        return row;
+      };
+      if (!code) return checkCode();
       try {
-        nonceAttempt = await this.deps.limiter.begin({ method, projectId, account: codeTail(code) });
+        return await this.deps.limiter.guard({ method, projectId, account: codeTail(code) }, checkCode);
       } catch (err) {
+        // checkCode throws known errors only: a 429 here is the nonce's own guard refusing.
         if (isStatusError(err) && err.httpStatus === 429) throw knownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
         throw err;
       }
-    }
-    const attempt = { failure: () => Promise.all([ipAttempt.failure(), nonceAttempt?.failure()]) };
-    if (!code) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
-    const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
-    if (!row) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-    if (problem) throw problem;
-    return row;
+    });
   }
 
   /** Marks a checked code used; VERIFICATION_CODE_ALREADY_USED when a concurrent request used it first. */

@@ -21,8 +21,8 @@ import {
   validateAdminConfigUpdate,
   validateOverride,
   withoutSecretLeaves,
-} from "./config.ts";
-import type { AdminConfigUpdate, ConfigOverride } from "./config.ts";
+} from "./config/index.ts";
+import type { AdminConfigUpdate, ConfigOverride } from "./config/index.ts";
 
 /** The stored document after a sequence of writes, as the project service folds them. */
 function fold(...patches: ConfigOverride[]): ConfigOverride {
@@ -68,7 +68,7 @@ describe("defaults", () => {
 
   it("use Stack Auth's top-level key names in the config string", () => {
     expect(Object.keys(JSON.parse(JSON.stringify(renderConfig({}))) as object).sort()).toEqual(
-      ["apiKeys", "auth", "dataVault", "domains", "emails", "payments", "project", "rbac", "teams", "users"].sort(),
+      ["apiKeys", "auth", "dataVault", "domains", "emails", "onboarding", "payments", "project", "rbac", "teams", "users"].sort(),
     );
   });
 
