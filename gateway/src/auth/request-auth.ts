@@ -7,7 +7,34 @@ import type { CachedProject, KeyCache, ProjectCache } from "./caches.ts";
 import type { UserCache } from "./user-cache.ts";
 import { restrictionOfUser, userViewProject } from "../views/user.ts";
 
+import { callerGeneration } from "../http/generation.ts";
+
 export type AccessType = "client" | "server" | "admin";
+
+/**
+ * The client secret the current SDK sends to `/auth/oauth/token` (and the authorize URL) when it has no publishable
+ * key (latest-sdk.md A2).
+ */
+export const PUBLIC_CLIENT_SENTINEL = "__stack_public_client__";
+
+/**
+ * Whether client access to the project needs a publishable key: `project.requirePublishableClientKey` of its
+ * rendered config, true unless the project turned it off (the seed-era contract's rule).
+ */
+export function requiresPublishableKey(project: CachedProject): boolean {
+  const settings = project.renderedConfig.project as { requirePublishableClientKey?: unknown } | undefined;
+  return settings?.requirePublishableClientKey !== false;
+}
+
+/**
+ * A client request without a key to a project that requires one: the current SDK's PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT,
+ * or the seed-era CLIENT_AUTHENTICATION_REQUIRED (both are PROJECT_AUTHENTICATION_REQUIRED to the SDKs).
+ */
+export function publishableKeyRequired(req: FastifyRequest, projectId: string) {
+  return callerGeneration(req) === "current"
+    ? knownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: projectId })
+    : knownError("CLIENT_AUTHENTICATION_REQUIRED");
+}
 export const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
 
 /** The user behind a verified access token. */
@@ -105,8 +132,10 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
     adminUserId = (await deps.tokens.verifyAdminAccessToken(adminAccessToken, { projectId })).userId;
     if (!(await deps.ownership(adminUserId, projectId))) throw knownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   } else if (type === "client") {
-    if (!publishableKey) throw knownError("CLIENT_AUTHENTICATION_REQUIRED");
-    if (!(await deps.keys.check(projectId, "publishable_client", publishableKey))) {
+    if (!publishableKey) {
+      // Keyless client access (current SDK without a configured key) unless the project requires keys.
+      if (requiresPublishableKey(project)) throw publishableKeyRequired(req, projectId);
+    } else if (!(await deps.keys.check(projectId, "publishable_client", publishableKey))) {
       throw knownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });
     }
   } else if (type === "server") {

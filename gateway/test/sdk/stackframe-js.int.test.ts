@@ -1,11 +1,13 @@
 /**
- * The published Stack Auth SDK (@stackframe/js 2.8.41, the contract's version, and the latest, which sends
- * x-hexclave- headers) works unchanged against Vestibule: only its base URL and keys point here.
+ * The published Stack Auth SDK (@stackframe/js 2.8.41, the contract's version; 2.8.102, the last to send x-stack-
+ * headers; and the latest, which sends x-hexclave- headers) works unchanged against Vestibule: only its base URL and
+ * keys point here.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
+import * as v28102 from "stackframe-js-28102";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../support.ts";
 
 let stack: Stack;
@@ -20,6 +22,7 @@ afterAll(async () => {
 type Sdk = typeof latest;
 const sdks: [string, Sdk][] = [
   ["@stackframe/js 2.8.41", v2841 as unknown as Sdk],
+  ["@stackframe/js 2.8.102", v28102 as unknown as Sdk],
   ["@stackframe/js latest", latest],
 ];
 

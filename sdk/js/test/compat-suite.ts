@@ -59,11 +59,17 @@ export const VAULT_STORE_ID = "compat-store";
 const magicLinkCallbackUrl = "http://localhost:3000/handler/magic-link-callback";
 const invitationCallbackUrl = "http://localhost:3000/handler/team-invitation";
 
+/** What an SDK generation can do that others cannot. */
+export interface SdkFeatures {
+  /** `signUpWithCredential({ noVerificationCallback: true })` (published 2.8.102 and later). */
+  readonly noVerificationCallback?: boolean;
+}
+
 /**
  * The app's tests; `getStack` is read when each test runs (the stack starts in beforeAll). The stack runs the auth,
  * e-mail, teams-permissions and vault services, and its project allows user and team API keys.
  */
-export function compatSuite(sdk: SdkModule, getStack: () => Stack): void {
+export function compatSuite(sdk: SdkModule, getStack: () => Stack, features: SdkFeatures = {}): void {
   const clientApp = () => clientAppFor(sdk, getStack());
   const serverApp = () => serverAppFor(sdk, getStack());
 
@@ -102,6 +108,34 @@ export function compatSuite(sdk: SdkModule, getStack: () => Stack): void {
 
     await app.signOut({ redirectUrl: "/" }).catch(() => {});
     expect(await app.getUser()).toBeNull();
+  });
+
+  it("signs up with and without a verification callback, signs in, and refreshes from the refresh token alone (issue 13)", async () => {
+    const stack = getStack();
+    const variants: Record<string, unknown>[] = [{ verificationCallbackUrl: callbackUrl }];
+    if (features.noVerificationCallback) variants.push({ noVerificationCallback: true });
+    for (const variant of variants) {
+      const email = randomEmail("signup");
+      const app = clientAppFor(sdk, stack);
+      expect((await app.signUpWithCredential({ email, password: "sign me up 123", noRedirect: true, ...variant })).status).toBe("ok");
+      const user = await app.getUser({ or: "throw" });
+      expect(user.primaryEmail).toBe(email);
+      expect(user.primaryEmailVerified).toBe(false);
+
+      const other = clientAppFor(sdk, stack);
+      expect((await other.signInWithCredential({ email, password: "sign me up 123", noRedirect: true })).status).toBe("ok");
+      const { accessToken, refreshToken } = await (await other.getUser({ or: "throw" })).getAuthJson();
+      expect(refreshToken).toEqual(expect.any(String));
+
+      // A process that only kept the refresh token: the SDK refreshes through /auth/oauth/token before its first call.
+      await new Promise((r) => setTimeout(r, 1_100)); // a new token gets a later iat
+      const resumed = clientAppFor(sdk, stack, { accessToken: null, refreshToken });
+      const again = await resumed.getUser({ or: "throw" });
+      expect(again.id).toBe(user.id);
+      const fresh = await again.getAuthJson();
+      expect(fresh.accessToken).toEqual(expect.any(String));
+      expect(fresh.accessToken).not.toBe(accessToken);
+    }
   });
 
   it("returns a taken e-mail and a short password as results, not throws", async () => {

@@ -27,8 +27,9 @@ export const PUBLICATION_MARGIN_SECONDS = 15 * 60;
  *  - Private keys are JWKs sealed with the service's SecretBox, bound to their kid; decrypted keys are cached in
  *    memory for `ttlMs` (so a rotation made by another replica is picked up even if its event is missed) and dropped
  *    on auth.signing_key.rotated.v1.
- *  - Rotation makes a new key current for both audiences; the old keys stay published until their last tokens
- *    expire (access-token lifetime + margin).
+ *  - Each audience also has a next key, published in the JWKS before it signs anything (the published backend serves
+ *    two keys per audience). Rotation makes the next key current for both audiences and publishes a new next key;
+ *    the old keys stay published until their last tokens expire (access-token lifetime + margin).
  */
 export class SigningKeys {
   private readonly current = new Map<string, { value: Promise<SigningKey>; expiresAt: number }>();
@@ -49,7 +50,11 @@ export class SigningKeys {
     return value;
   }
 
-  /** Public JWKS keys of an audience, current key first ({kty, alg, crv, kid, x, y}). */
+  /**
+   * Public JWKS keys of an audience ({kty, alg, crv, kid, x, y}): the current key, its rotation partner (the next key,
+   * published before it signs anything), then retired keys still in their publication window. Two keys normally, as
+   * the published backend serves (issue 13).
+   */
   async publishedKeys(projectId: string, anonymous: boolean): Promise<PublicJwk[]> {
     const audience = audienceFor(projectId, anonymous);
     let keys = await signingKeyStore.published(this.deps.pool, projectId, audience);
@@ -57,7 +62,15 @@ export class SigningKeys {
       await this.signingKey(projectId, anonymous);
       keys = await signingKeyStore.published(this.deps.pool, projectId, audience);
     }
-    return keys.map((k) => ({ kty: k.kty, alg: k.alg, crv: k.crv, kid: k.kid, x: k.x, y: k.y }));
+    let next = await signingKeyStore.next(this.deps.pool, projectId, audience);
+    if (!next) {
+      // Created lazily; replicas racing here agree on one (ON CONFLICT DO NOTHING, then everyone reads the winner).
+      await signingKeyStore.insertNext(this.deps.pool, (await this.generate(projectId, audience)).row);
+      next = await signingKeyStore.next(this.deps.pool, projectId, audience);
+    }
+    const [current, ...retired] = keys;
+    const all = next ? [current!, next.public_jwk, ...retired] : keys;
+    return all.map((k) => ({ kty: k.kty, alg: k.alg, crv: k.crv, kid: k.kid, x: k.x, y: k.y }));
   }
 
   /**
@@ -66,17 +79,29 @@ export class SigningKeys {
    * (non-anonymous) project audience.
    */
   async rotate(projectId: string, accessTokenLifetimeSeconds: number): Promise<string> {
-    const fresh = await Promise.all([false, true].map(async (anonymous) => ({ anonymous, ...(await this.generate(projectId, audienceFor(projectId, anonymous))) })));
-    await withTransaction(this.deps.pool, async (tx) => {
+    const audiences = [false, true].map((anonymous) => ({ anonymous, audience: audienceFor(projectId, anonymous) }));
+    // A fresh key per audience: the new next key (and the new current one when no next key was published yet).
+    const fresh = await Promise.all(audiences.map(async (a) => ({ ...a, spare: await this.generate(projectId, a.audience), next: await this.generate(projectId, a.audience) })));
+    const promoted = await withTransaction(this.deps.pool, async (tx) => {
+      const kids: { audience: string; anonymous: boolean; kid: string; sealed: string }[] = [];
       for (const k of fresh) {
-        const old = await signingKeyStore.current(tx, projectId, k.row.audience, true);
+        const old = await signingKeyStore.current(tx, projectId, k.audience, true);
         if (old) await signingKeyStore.retire(tx, old.kid, accessTokenLifetimeSeconds + PUBLICATION_MARGIN_SECONDS);
-        if (!(await signingKeyStore.insertCurrent(tx, k.row))) throw new Error(`signing key rotation of ${k.row.audience} raced with another`);
-        await this.deps.outbox.enqueue(tx, AuthEvents.signingKeyRotated, { projectId, kid: k.row.kid }, { projectId });
+        // The published next key becomes current, so verifiers that cached the JWKS already know it.
+        const row = (await signingKeyStore.takeNext(tx, projectId, k.audience)) ?? k.spare.row;
+        if (!(await signingKeyStore.insertCurrent(tx, row))) throw new Error(`signing key rotation of ${k.audience} raced with another`);
+        await signingKeyStore.insertNext(tx, k.next.row);
+        await this.deps.outbox.enqueue(tx, AuthEvents.signingKeyRotated, { projectId, kid: row.kid }, { projectId });
+        kids.push({ audience: k.audience, anonymous: k.anonymous, kid: row.kid, sealed: row.private_jwk_sealed });
       }
+      return kids;
     });
-    for (const k of fresh) this.current.set(k.row.audience, { value: Promise.resolve({ kid: k.row.kid, key: k.key }), expiresAt: Date.now() + this.ttlMs });
-    return fresh.find((k) => !k.anonymous)!.row.kid;
+    for (const p of promoted) {
+      const value = this.open(p.kid, p.sealed).then((key) => ({ kid: p.kid, key }));
+      this.current.set(p.audience, { value, expiresAt: Date.now() + this.ttlMs });
+      value.catch(() => this.current.delete(p.audience));
+    }
+    return promoted.find((p) => !p.anonymous)!.kid;
   }
 
   invalidate(projectId: string): void {

@@ -1,9 +1,9 @@
 import type { Pool, Queryable } from "@vestibule/shared/db";
-import { knownError } from "@vestibule/shared/errors";
+import { isStatusError, knownError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { codeProblem, codeTail, DEFAULT_CODE_LIFETIME_MS, normalizeCode } from "./domain/codes.ts";
-import type { RateLimiter } from "@vestibule/shared/rate-limit";
+import type { Attempt, RateLimiter } from "@vestibule/shared/rate-limit";
 import { codeStore, type CodeRow } from "./store/code-store.ts";
 
 /** What a code is for; a code only works at the endpoints of its purpose. */
@@ -46,21 +46,34 @@ export class VerificationCodes {
   /**
    * Checks a code without using it. Every attempt (also for codes that do not exist) counts against the codes sharing
    * its last 39 characters. Errors in contract order: VERIFICATION_CODE_NOT_FOUND, _EXPIRED, _ALREADY_USED,
-   * _MAX_ATTEMPTS_REACHED; 429 while the IP or the nonce is blocked.
+   * _MAX_ATTEMPTS_REACHED (also while the nonce is blocked for guessing); 429 while the client IP is blocked.
    */
   async check(projectId: string, purpose: CodePurpose, input: string, ip: string): Promise<CodeRow> {
     const code = normalizeCode(input);
-    const subject = { method: `code:${purpose}`, projectId, account: code ? codeTail(code) : undefined, ip: ip || undefined };
-    // An unknown code is a failure; a code that exists (usable or not) does not count.
-    return this.deps.limiter.guard(subject, async (attempt) => {
-      if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
-      await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
-      const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
-      if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
-      attempt.release();
-      const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-      if (problem) throw problem;
-      return row;
+    const method = `code:${purpose}`;
+    // An unknown code is a failure; a code that exists (usable or not) does not count. The client IP and the code's
+    // nonce are guarded apart: guessing one nonce too often answers the contract's VERIFICATION_CODE_MAX_ATTEMPTS_REACHED
+    // (400), as the published backend does (issue 13); a blocked client IP stays a 429.
+    return this.deps.limiter.guard({ method, projectId, ip: ip || undefined }, async (ipAttempt) => {
+      const checkCode = async (nonceAttempt?: Attempt): Promise<CodeRow> => {
+        if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
+        const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
+        if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        ipAttempt.release();
+        nonceAttempt?.release();
+        const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+        if (problem) throw problem;
+        return row;
+      };
+      if (!code) return checkCode();
+      try {
+        return await this.deps.limiter.guard({ method, projectId, account: codeTail(code) }, checkCode);
+      } catch (err) {
+        // checkCode throws known errors only: a 429 here is the nonce's own guard refusing.
+        if (isStatusError(err) && err.httpStatus === 429) throw knownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
+        throw err;
+      }
     });
   }
 

@@ -230,6 +230,12 @@ describe("signing keys", () => {
     expect(Object.keys(key)).toEqual(["kty", "alg", "crv", "kid", "x", "y"]);
     expect(key).toMatchObject({ kty: "EC", alg: "ES256", crv: "P-256", kid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
     expect(JSON.parse(res.anonymousJwksJson).keys[0].kid).not.toBe(key.kid);
+    // Two keys per audience, as the published backend serves (issue 13): the signing key and its rotation partner.
+    const kids = [...JSON.parse(res.jwksJson).keys, ...JSON.parse(res.anonymousJwksJson).keys].map((k: { kid: string }) => k.kid);
+    expect(kids).toHaveLength(4);
+    expect(new Set(kids).size).toBe(4);
+    const again = await stack.sessions.getVerificationKeys({ projectId: pid, includeAnonymous: true });
+    expect(JSON.parse(again.jwksJson).keys.map((k: { kid: string }) => k.kid)).toEqual(kids.slice(0, 2));
     expect(await failure(stack.sessions.getVerificationKeys({ projectId: "0b5b3c76-2a5e-4d7b-9f59-2d1f0b9e8c11" }))).toBe("PROJECT_NOT_FOUND");
     const { rows } = await stack.authDb.query<{ private_jwk_sealed: string }>(`SELECT private_jwk_sealed FROM signing_keys WHERE kid = $1`, [key.kid]);
     expect(rows[0]!.private_jwk_sealed).toMatch(/^vsb1\./);
@@ -249,10 +255,19 @@ describe("signing keys", () => {
   it("rotation: new tokens use the new key; the old key stays published and old tokens keep verifying", async () => {
     const u = await newUser();
     const oldKid = decodeProtectedHeader(u.accessToken).kid!;
+    const before = JSON.parse((await stack.sessions.getVerificationKeys({ projectId })).jwksJson).keys.map((k: { kid: string }) => k.kid);
+    expect(before).toHaveLength(2);
+    expect(before[0]).toBe(oldKid);
     const { kid } = await stack.sessions.rotateSigningKey({ projectId });
     expect(kid).not.toBe(oldKid);
+    // The rotation partner published before the rotation signs now: no verifier's cached JWKS misses it (issue 13).
+    expect(kid).toBe(before[1]);
     const keys = JSON.parse((await stack.sessions.getVerificationKeys({ projectId })).jwksJson).keys.map((k: { kid: string }) => k.kid);
-    expect(keys).toEqual([kid, oldKid]);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toBe(kid);
+    expect(keys[2]).toBe(oldKid);
+    const newNext = keys[1];
+    expect([kid, oldKid]).not.toContain(newNext);
     await verifyAccessToken(stack, projectId, u.accessToken);
     const r = await stack.sessions.refreshSession({ projectId, refreshToken: u.refreshToken });
     expect(decodeProtectedHeader(r.accessToken).kid).toBe(kid);
@@ -265,7 +280,7 @@ describe("signing keys", () => {
     // After the publication window the old key is gone from the JWKS.
     await stack.authDb.query(`UPDATE signing_keys SET publish_until = now() - interval '1 second' WHERE kid = $1`, [oldKid]);
     const after = JSON.parse((await stack.sessions.getVerificationKeys({ projectId })).jwksJson).keys.map((k: { kid: string }) => k.kid);
-    expect(after).toEqual([kid]);
+    expect(after).toEqual([kid, newNext]);
   });
 });
 

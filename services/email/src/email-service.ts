@@ -82,7 +82,9 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
     async sendEmail(req) {
       const settings = await rt.settings.get(req.projectId);
       if (settings.server.isShared) throw knownError("REQUIRES_CUSTOM_EMAIL_SERVER");
-      if (req.allUsers === req.userIds.length > 0) throw statusError(400, "Exactly one of user_ids or all_users must be given.");
+      if (req.allUsers && req.userIds.length > 0) throw statusError(400, "Exactly one of user_ids or all_users must be given.");
+      // `user_ids: []` (the gateway told it from a missing user_ids): nobody to send to, as the published backend answers.
+      if (!req.allUsers && req.userIds.length === 0) return { results: [] };
       const scheduledAt = req.scheduledAtMillis !== undefined && req.scheduledAtMillis > BigInt(Date.now()) ? new Date(Number(req.scheduledAtMillis)) : undefined;
       await rt.templates.ensureSeeded(req.projectId);
 
@@ -224,7 +226,8 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       let choice: ThemeChoice = PROJECT_THEME;
       if (req.template.case === "templateId") {
         const t = await rt.templates.getTemplate(pool, req.projectId, req.template.value);
-        if (!t) throw statusError(404, "No template found with the given id.");
+        // Stack's render-email answer (its e2e snapshot; issue 13): 400, not the template routes' 404.
+        if (!t) throw statusError(400, "No template found with given id");
         templateSource = t.tsx_source;
         choice = { mode: t.theme_mode, themeId: t.theme_id };
       } else if (req.template.case === "templateTsxSource") {

@@ -14,6 +14,7 @@ import {
 import { IdentityEvents } from "./events.ts";
 import { openLevels, sealSecrets } from "./project-secrets.ts";
 import { checkLevels, isProjectId, parseJsonObject } from "./project-checks.ts";
+import { parseOverrideDocument, withOverrideWording } from "./override-wording.ts";
 import { projectStore, type ProjectRow } from "./store/project-store.ts";
 
 type LevelName = keyof ConfigLevels;
@@ -84,9 +85,9 @@ export function createConfigOverrideRpcs(
 
   return {
     async updateConfigOverride(req) {
-      const patch = parseJsonObject(req.configOverrideJson, "config_override_string") as ConfigOverride;
+      const patch = parseOverrideDocument(req.configOverrideJson);
       const level = levelName(req.level);
-      return { project: await writeLevel(req.projectId, level, (levels) => mergeOverrides(levels[level], patch)) };
+      return { project: await withOverrideWording(writeLevel(req.projectId, level, (levels) => mergeOverrides(levels[level], patch))) };
     },
 
     async getConfigOverride(req) {

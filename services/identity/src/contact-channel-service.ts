@@ -18,6 +18,7 @@ import {
 } from "./users.ts";
 
 const NOT_FOUND = "Contact channel not found.";
+const NOT_FOUND_FOR_CHANGE = "Contact channel not found";
 
 function channelType(type: string): "email" {
   if (type !== "email") throw statusError(400, `Contact channel type ${JSON.stringify(type)} is not supported; only "email" is.`);
@@ -34,13 +35,14 @@ export function createContactChannelService(ctx: ServiceContext): ServiceImpl<ty
   const { pool, outbox } = ctx;
 
   /**
-   * Locks the user (every channel change of one user is serialised on the user row) and reads the channel; 404 text
-   * when either does not exist.
+   * Locks the user (every channel change of one user is serialised on the user row) and reads the channel; when
+   * either does not exist, the 400 text Stack's update and delete answer ("Contact channel not found", issue 13;
+   * reads answer 404 "Contact channel not found.").
    */
   async function lockChannel(tx: PoolClient, projectId: string, userId: string, channelId: string): Promise<ContactChannelRow> {
-    if (!isUuid(userId) || !isUuid(channelId)) throw statusError(404, NOT_FOUND);
+    if (!isUuid(userId) || !isUuid(channelId)) throw statusError(400, NOT_FOUND_FOR_CHANGE);
     const channel = (await userStore.lock(tx, projectId, userId)) ? await contactChannelStore.get(tx, projectId, userId, channelId) : undefined;
-    if (!channel) throw statusError(404, NOT_FOUND);
+    if (!channel) throw statusError(400, NOT_FOUND_FOR_CHANGE);
     return channel;
   }
 

@@ -16,6 +16,7 @@ import {
   type AggregateDeltas,
 } from "./domain/users.ts";
 import { IdentityEvents } from "./events.ts";
+import { createNewUserSetup } from "./new-user-setup.ts";
 import { contactChannelStore, type ContactChannelRow } from "./store/contact-channel-store.ts";
 import type { SearchPools } from "./store/search-pools.ts";
 import { userStore, type StoredOAuthProvider, type UserFields, type UserRow } from "./store/user-store.ts";
@@ -117,6 +118,7 @@ function metricsUser(row: UserRow): Record<string, unknown> {
 
 export function createUserService(ctx: ServiceContext, searchPools: SearchPools): ServiceImpl<typeof UserService> {
   const { pool, outbox, log } = ctx;
+  const setUpNewUser = createNewUserSetup(ctx);
 
   /** FindUserByAuthEmail for each lookup, in order, with one query. */
   async function findByAuthEmails(lookups: readonly { projectId: string; email: string }[]): Promise<FindUserByAuthEmailResponse[]> {
@@ -243,6 +245,12 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
           if (channel) await publishChannelChanged(tx, outbox, channel);
           return message;
         });
+        // The personal team and default permissions exist before the sign-up answers (issue 13); teams-permissions
+        // selects the team for the user, so the answer is read again.
+        if (await setUpNewUser(user)) {
+          const row = await userStore.get(pool, projectId, id);
+          if (row) return { user: toUserMessage(row) };
+        }
         return { user };
       } catch (err) {
         if (uniqueViolation(err) === "users_pkey") throw statusError(409, `A user with id ${id} already exists.`);

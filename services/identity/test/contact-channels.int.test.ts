@@ -138,7 +138,7 @@ describe("contact channels", () => {
     });
   });
 
-  it("404 text for channels that do not exist or belong to another user or project", async () => {
+  it("404 text to read, 400 text to change or delete channels that do not exist or belong to another user or project (issue 13)", async () => {
     const userId = await newUser("mine@example.com");
     const otherUser = await newUser();
     const [c] = (await h.channels.listContactChannels({ projectId, userId })).contactChannels;
@@ -149,12 +149,9 @@ describe("contact channels", () => {
       { projectId, userId, contactChannelId: "0b3c2f4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e" },
       { projectId, userId, contactChannelId: "nope" },
     ]) {
-      for (const call of [
-        () => h.channels.getContactChannel(req),
-        () => h.channels.updateContactChannel({ ...req, isVerified: true }),
-        () => h.channels.deleteContactChannel(req),
-      ]) {
-        expect(await rpcError(call())).toMatchObject({ name: "StatusError", httpStatus: 404, message: "Contact channel not found." });
+      expect(await rpcError(h.channels.getContactChannel(req))).toMatchObject({ name: "StatusError", httpStatus: 404, message: "Contact channel not found." });
+      for (const call of [() => h.channels.updateContactChannel({ ...req, isVerified: true }), () => h.channels.deleteContactChannel(req)]) {
+        expect(await rpcError(call())).toMatchObject({ name: "StatusError", httpStatus: 400, message: "Contact channel not found" });
       }
     }
   });

@@ -8,6 +8,7 @@ import { MetadataError, parseMetadataJson } from "./domain/teams.ts";
 import { TeamsEvents } from "./events.ts";
 import { requireUser } from "./peers.ts";
 import type { TeamsRuntime } from "./runtime.ts";
+import { setUpNewUser } from "./new-users.ts";
 import { createTeam, teamMessage } from "./team-ops.ts";
 import { teamStore, type TeamRow } from "./store/team-store.ts";
 
@@ -135,6 +136,14 @@ export function createTeamService(rt: TeamsRuntime): ServiceImpl<typeof TeamServ
         await outbox.enqueue(tx, TeamsEvents.teamDeleted, { projectId: req.projectId, teamId: req.teamId }, { projectId: req.projectId });
       });
       return {};
+    },
+
+    async setUpNewUser(req) {
+      if (!isUuid(req.userId)) throw knownError("USER_NOT_FOUND");
+      const outcome = await withTransaction(pool, (tx) =>
+        setUpNewUser(rt, tx, { projectId: req.projectId, id: req.userId, displayName: req.displayName, primaryEmail: req.primaryEmail }),
+      );
+      return { alreadySetUp: outcome.alreadySetUp, personalTeamId: outcome.personalTeamId ?? "" };
     },
   };
 }

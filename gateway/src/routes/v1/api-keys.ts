@@ -44,7 +44,8 @@ function userOwner(auth: RequestAuth, idOrMe: string): string {
   if (auth.type !== "client") return resolveUserId(auth, idOrMe);
   const self = signedInClient(auth);
   const id = idOrMe === "me" ? self : idOrMe;
-  if (id !== self) throw statusError(403, "Client can only manage their own API keys. user_id must be either \"me\" or the ID of the current user.");
+  // Stack's exact text (its e2e snapshot of creating a key for another user; issue 13).
+  if (id !== self) throw statusError(403, "Client can only manage their own api keys");
   return id;
 }
 

@@ -16,7 +16,8 @@ export const passwordSignUpRoute = defineRoute({
   tags: ["Password"],
   access: ANY,
   schemas: {
-    body: Obj({ email: Email(), password: Type.String(), verification_callback_url: CallbackUrl(), ...botChallengeFields }),
+    // Optional since the current published SDK (latest-sdk.md B): without it no verification e-mail is sent.
+    body: Obj({ email: Email(), password: Type.String(), verification_callback_url: Optional(CallbackUrl()), ...botChallengeFields }),
   },
   async handler({ auth, body, clients, clientIp, req }) {
     checkBotChallenge(auth.project, body);
@@ -24,7 +25,7 @@ export const passwordSignUpRoute = defineRoute({
       projectId: auth.projectId,
       email: body.email,
       password: body.password,
-      verificationCallbackUrl: body.verification_callback_url,
+      verificationCallbackUrl: body.verification_callback_url ?? "",
       anonymousUserId: auth.user?.isAnonymous ? auth.user.id : "",
       client: { ip: clientIp, userAgent: req.headers["user-agent"] ?? "" },
     });

@@ -5,6 +5,7 @@ import { FreeformObj, Obj, Optional, QueryBoolean, UserIdOrMe, Uuid } from "../.
 import { header } from "../../http/headers.ts";
 import { defineRoute } from "../route.ts";
 import { clientSelf, resolveUserId } from "../helpers.ts";
+import { PUBLIC_CLIENT_SENTINEL, requiresPublishableKey } from "../../auth/request-auth.ts";
 
 const ANY = ["client", "server", "admin"] as const;
 
@@ -143,7 +144,14 @@ export const oauthTokenRoute = defineRoute({
   async handler({ body, refreshes, projects, keys, req, clientIp }) {
     const [projectId, branchId = "main"] = body.client_id.split("#") as [string, string | undefined];
     const project = /^(internal|[0-9a-f-]{36})$/.test(projectId) ? await projects.get(projectId) : null;
-    const keyOk = project && branchId === "main" ? await keys.check(projectId, "publishable_client", body.client_secret) : false;
+    let keyOk: boolean;
+    if (project && branchId === "main" && body.client_secret === PUBLIC_CLIENT_SENTINEL) {
+      // The current SDK without a publishable key (latest-sdk.md A2): allowed unless the project requires keys.
+      if (requiresPublishableKey(project)) throw knownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: projectId });
+      keyOk = true;
+    } else {
+      keyOk = project && branchId === "main" ? await keys.check(projectId, "publishable_client", body.client_secret) : false;
+    }
     if (!keyOk) throw knownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
     if (body.grant_type === "authorization_code") {
       // OAuth sign-in issues authorization codes; none exist until third-party providers are configured.

@@ -155,10 +155,12 @@ export const sendLegacyVerificationRoute = defineRoute({
   summary: "E-mail a verification link for the signed-in user's primary e-mail (legacy)",
   tags: ["Contact channels"],
   access: ANY,
-  user: "schema",
+  user: "optional",
   schemas: { body: Obj({ email: Email(), callback_url: CallbackUrl() }) },
   async handler({ auth, body, clients }) {
-    const user = auth.user!.record;
+    // Signed out: the published backend's answer (issue 13), not a schema error.
+    if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    const user = auth.user.record;
     if (!user.primaryEmail) throw statusError(400, "User does not have a primary email");
     if (user.primaryEmail !== body.email.trim().toLowerCase()) {
       throw knownError("EMAIL_IS_NOT_PRIMARY_EMAIL", { email: body.email, primary_email: user.primaryEmail });

@@ -6,6 +6,16 @@ import { defineRoute } from "../route.ts";
 /** `theme_id`: a theme's UUID, false (no theme) or null (the project's theme); checked by themeSelection. */
 export const ThemeId = Type.Unsafe<ThemeIdInput>({ type: ["string", "boolean", "null"], description: "A theme's UUID, false for no theme, null for the project's theme." });
 
+/** The fields every send-email body may carry, whatever its content. */
+const sendEmailCommon = {
+  user_ids: Optional(Type.Array(Uuid())),
+  all_users: Optional(Type.Boolean()),
+  subject: Optional(Type.String()),
+  notification_category_name: Optional(Type.String()),
+  theme_id: Optional(ThemeId),
+  scheduled_at_millis: Optional(Type.Integer({ minimum: 0, description: "Deliver at this time (ms since the epoch) instead of now." })),
+};
+
 export const sendEmailRoute = defineRoute({
   method: "POST",
   path: "/emails/send-email",
@@ -13,32 +23,24 @@ export const sendEmailRoute = defineRoute({
   tags: ["Emails"],
   access: ["server", "admin"],
   schemas: {
-    body: Obj({
-      user_ids: Optional(Type.Array(Uuid())),
-      all_users: Optional(Type.Boolean()),
-      subject: Optional(Type.String()),
-      notification_category_name: Optional(Type.String()),
-      theme_id: Optional(ThemeId),
-      html: Optional(Type.String()),
-      template_id: Optional(Uuid()),
-      variables: Optional(Type.Record(Type.String(), Type.Unknown())),
-      draft_id: Optional(Uuid()),
-      scheduled_at_millis: Optional(Type.Integer({ minimum: 0, description: "Deliver at this time (ms since the epoch) instead of now." })),
-    }),
+    // One schema per content kind, as the published backend's union: a body that fits none answers "body is not matched
+    // by any of the provided schemas" with each schema's failures (issue 13).
+    body: Type.Union([
+      Obj({ ...sendEmailCommon, html: Type.String() }),
+      Obj({ ...sendEmailCommon, template_id: Uuid(), variables: Optional(Type.Record(Type.String(), Type.Unknown())) }),
+      Obj({ ...sendEmailCommon, draft_id: Uuid() }),
+    ]),
   },
   async handler({ auth, body, clients, req }) {
     const byIds = body.user_ids !== undefined;
     const toAll = body.all_users === true;
     if (byIds === toAll || (body.all_users === false && !byIds)) schemaError(req, "Exactly one of user_ids or all_users must be provided");
-    const kinds = [body.html !== undefined, body.template_id !== undefined, body.draft_id !== undefined].filter(Boolean).length;
-    if (kinds !== 1) schemaError(req, "Exactly one of html, template_id or draft_id must be provided");
-    if (body.variables !== undefined && body.template_id === undefined) schemaError(req, "body.variables can only be given with template_id");
     const content =
-      body.html !== undefined
+      "html" in body
         ? { case: "html" as const, value: body.html }
-        : body.template_id !== undefined
+        : "template_id" in body
           ? { case: "template" as const, value: { templateId: body.template_id, variablesJson: JSON.stringify(body.variables ?? {}) } }
-          : { case: "draftId" as const, value: body.draft_id! };
+          : { case: "draftId" as const, value: body.draft_id };
     const { results } = await clients.emails.sendEmail({
       projectId: auth.projectId,
       userIds: body.user_ids ?? [],

@@ -1,5 +1,5 @@
 import type { RouteSpec } from "../route.ts";
-import { rootRoute } from "./root.ts";
+import { backendUrlsRoute, rootRoute } from "./root.ts";
 import { getCurrentProjectRoute } from "./projects.ts";
 import {
   createInternalProjectRoute,
@@ -144,6 +144,7 @@ import {
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
   rootRoute,
+  backendUrlsRoute,
   getCurrentProjectRoute,
   listInternalProjectsRoute,
   createInternalProjectRoute,

@@ -1,11 +1,32 @@
 import { Type } from "typebox";
 import { DisplayName, Email, ImageUrl, Nullable, Obj, OneOf, Url, Uuid } from "../../validation/index.ts";
 import type { Project } from "@vestibule/proto/identity/v1/project";
-import { knownError, statusError } from "@vestibule/shared/errors";
+import type { FastifyRequest } from "fastify";
+import { fromConnectError, isStatusError, knownError, statusError } from "@vestibule/shared/errors";
 import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import { ownerTeamIds } from "../../auth/project-ownership.ts";
 import { defineRoute } from "../route.ts";
+
+const CONFIG_PROBLEMS = "Invalid project configuration: ";
+
+/**
+ * A project configuration identity refuses (a domain it does not trust, a standard e-mail server or OAuth provider
+ * without its required fields, ...) answered as the SCHEMA_ERROR the published backend gives for a bad `config`,
+ * one line per problem, not as plain text (issue 13).
+ */
+async function configProblemsAsSchemaError<T>(req: FastifyRequest, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    const known = fromConnectError(err);
+    if (known && isStatusError(known) && known.httpStatus === 400 && known.message.startsWith(CONFIG_PROBLEMS)) {
+      const lines = known.message.slice(CONFIG_PROBLEMS.length).split("; ").map((line) => `  - body.${line}`);
+      throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n${lines.join("\n")}` });
+    }
+    throw err;
+  }
+}
 
 /** The admin project shape of `/internal/projects*`. */
 export function adminProjectView(p: Project): Record<string, unknown> {
@@ -168,10 +189,10 @@ export const createInternalProjectRoute = defineRoute({
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
   schemas: { body: ProjectCreate },
-  async handler({ auth, body, clients }) {
+  async handler({ auth, body, clients, req }) {
     const userId = requireInternalUser(auth);
     await clients.teamMembers.getTeamMember({ projectId: "internal", caller: { accessType: AccessType.SERVER }, teamId: body.owner_team_id, userId });
-    const { project } = await clients.projects.createProject({
+    const { project } = await configProblemsAsSchemaError(req, clients.projects.createProject({
       displayName: body.display_name,
       description: body.description ?? "",
       logoUrl: body.logo_url ?? undefined,
@@ -183,7 +204,7 @@ export const createInternalProjectRoute = defineRoute({
       isProductionMode: body.is_production_mode ?? false,
       ownerTeamId: body.owner_team_id,
       configUpdateJson: JSON.stringify({ allow_localhost: true, ...body.config }),
-    });
+    }));
     return { status: 201, json: adminProjectView(project!) };
   },
 });
@@ -208,8 +229,8 @@ export const updateAdminProjectRoute = defineRoute({
   tags: ["Projects (admin)"],
   access: ["admin"],
   schemas: { body: ProjectUpdate },
-  async handler({ auth, body, clients, projects }) {
-    const { project } = await clients.projects.updateProject({
+  async handler({ auth, body, clients, projects, req }) {
+    const { project } = await configProblemsAsSchemaError(req, clients.projects.updateProject({
       projectId: auth.projectId,
       displayName: body.display_name,
       description: body.description === null ? "" : body.description,
@@ -225,7 +246,7 @@ export const updateAdminProjectRoute = defineRoute({
       isDevelopmentEnvironment: body.is_development_environment,
       isProductionMode: body.is_production_mode,
       configUpdateJson: body.config ? JSON.stringify(body.config) : "",
-    });
+    }));
     projects.put(project!);
     return { json: adminProjectView(project!) };
   },
@@ -273,7 +294,7 @@ export const updateConfigOverrideRoute = defineRoute({
     try {
       parsed = JSON.parse(body.config_override_string);
     } catch {
-      throw statusError(400, "config_override_string is not valid JSON");
+      throw statusError(400, "Invalid config JSON"); // the published backend's text (issue 13)
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw statusError(400, "config_override_string must be a JSON object");

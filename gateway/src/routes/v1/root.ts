@@ -21,3 +21,19 @@ export const rootRoute = defineRoute({
     return { text: lines.join("\n") };
   },
 });
+
+/**
+ * `GET /api/v1/internal/backend-urls` (latest-sdk.md A7): the current SDK, when its base URL comes from the
+ * environment, asks once per process which API base URLs to use, with no headers. Vestibule has one: its public URL.
+ */
+export const backendUrlsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/backend-urls",
+  summary: "The API base URLs SDKs should use",
+  tags: ["Meta"],
+  access: "none",
+  schemas: { query: Obj({}) },
+  async handler({ config }) {
+    return { json: { urls: [config.publicUrl.replace(/\/+$/, "")] } };
+  },
+});

@@ -4,7 +4,7 @@ import type { UpdateUserRequest } from "@vestibule/proto/identity/v1/user_servic
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UpdateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
 import { knownError, statusError } from "@vestibule/shared/errors";
-import { Base64, DisplayName, Email, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { UserCache } from "../../auth/user-cache.ts";
@@ -37,7 +37,8 @@ const serverWritable = {
   client_metadata: Optional(Metadata()),
   client_read_only_metadata: Optional(Metadata()),
   server_metadata: Optional(Metadata()),
-  primary_email: Optional(Nullable(Email())),
+  // yup's plain email() as the published backend's users schema (e.g. "invalid_email@gmai" is accepted; issue 13).
+  primary_email: Optional(Nullable(LooseEmail({ maxLength: 256 }))),
   primary_email_verified: Optional(Type.Boolean()),
   primary_email_auth_enabled: Optional(Type.Boolean()),
   passkey_auth_enabled: Optional(Type.Boolean()),
@@ -66,6 +67,16 @@ const ServerUserCreate = Obj({
 });
 
 type ServerUpdate = Static<typeof ServerUserUpdate>;
+
+/**
+ * A `data:` profile image must be a base64 image the way the published backend checks it: "Invalid profile image URL"
+ * (400 text) otherwise (issue 13). http(s) URLs are not fetched.
+ */
+function checkProfileImage(url: string | null | undefined): void {
+  if (!url || !url.startsWith("data:")) return;
+  const m = /^data:image\/[a-z0-9.+-]+;base64,([A-Za-z0-9+/]*={0,2})$/i.exec(url);
+  if (!m || m[1]!.length === 0 || m[1]!.length % 4 !== 0) throw statusError(400, "Invalid profile image URL");
+}
 
 function metadataJson(v: unknown): string | undefined {
   return v === undefined ? undefined : JSON.stringify(v);
@@ -215,6 +226,7 @@ export const createUserRoute = defineRoute({
   schemas: { body: ServerUserCreate },
   async handler({ auth, body, clients, users, teamCache }) {
     if (body.password != null && body.password_hash !== undefined) throw statusError(400, "Cannot set both password and password_hash at the same time.");
+    checkProfileImage(body.profile_image_url);
     if (!body.primary_email && (body.primary_email_auth_enabled || body.primary_email_verified)) {
       throw statusError(400, "primary_email_auth_enabled and primary_email_verified need a primary_email.");
     }
@@ -345,6 +357,7 @@ export const patchUserRoute = defineRoute({
   access: SERVER,
   schemas: { params: UserParams, body: ServerUserUpdate },
   async handler({ auth, params, body, clients, users, teamCache }) {
+    checkProfileImage(body.profile_image_url);
     const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
     return { json: serverUserView(user, await selectedTeamOf(teamCache, user), userViewProject(auth.project)) };
   },

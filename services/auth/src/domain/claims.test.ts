@@ -45,6 +45,9 @@ describe("access token claims", () => {
     expect(claims.aud).toBe("p1:anon");
     expect(claims.iss).toBe("https://api.x.io/api/v1/projects-anonymous-users/p1");
     expect(claims.is_anonymous).toBe(true);
+    // The current SDK requires anonymous users to be restricted with that reason (issue 13).
+    expect(claims.is_restricted).toBe(true);
+    expect(claims.restricted_reason).toEqual({ type: "anonymous" });
     expect(audienceFor("p1", false)).toBe("p1");
     expect(issuerFor("https://api.x.io", "p1", false)).toBe("https://api.x.io/api/v1/projects/p1");
   });

@@ -65,4 +65,36 @@ export const signingKeyStore = {
     const { rowCount } = await db.query(`DELETE FROM signing_keys WHERE publish_until < now() - make_interval(days => $1)`, [olderThanDays]);
     return rowCount ?? 0;
   },
+
+  /** The audience's next key (published, signs nothing yet). */
+  async next(db: Queryable, projectId: string, audience: string): Promise<NextKeyRow | undefined> {
+    const { rows } = await db.query<NextKeyRow>(
+      `SELECT kid, project_id, audience, public_jwk, private_jwk_sealed FROM next_signing_keys WHERE project_id = $1 AND audience = $2`,
+      [projectId, audience],
+    );
+    return rows[0];
+  },
+
+  /** Inserts the next key unless the audience has one (another replica won the race): then false. */
+  async insertNext(db: Queryable, key: NextKeyRow): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO next_signing_keys (kid, project_id, audience, public_jwk, private_jwk_sealed)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, audience) DO NOTHING`,
+      [key.kid, key.project_id, key.audience, JSON.stringify(key.public_jwk), key.private_jwk_sealed],
+    );
+    return rowCount === 1;
+  },
+
+  /** Removes and returns the audience's next key (a rotation promotes it). */
+  async takeNext(db: Queryable, projectId: string, audience: string): Promise<NextKeyRow | undefined> {
+    const { rows } = await db.query<NextKeyRow>(
+      `DELETE FROM next_signing_keys WHERE project_id = $1 AND audience = $2
+       RETURNING kid, project_id, audience, public_jwk, private_jwk_sealed`,
+      [projectId, audience],
+    );
+    return rows[0];
+  },
 };
+
+/** A next key: the columns insertCurrent takes. */
+export type NextKeyRow = Pick<SigningKeyRow, "kid" | "project_id" | "audience" | "public_jwk" | "private_jwk_sealed">;

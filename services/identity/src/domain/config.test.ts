@@ -266,7 +266,9 @@ describe("validateOverride", () => {
     expect(validateOverride({ "emails.selectedThemeId": 5 })).toEqual(["emails.selectedThemeId must be a string, but got number 5"]);
     expect(validateOverride({ "emails.server.port": 70000 })).toEqual(["emails.server.port must be at most 65535, but got 70000"]);
     expect(validateOverride({ "emails.server.port": 1.5 })).toEqual(["emails.server.port must be an integer, but got number 1.5"]);
-    expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 20 })).toEqual(["auth.accessTokenLifetimeSeconds must be at least 21, but got 20"]);
+    // The current SDK needs 45 s left on a fresh token (issue 13): at least 60.
+    expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 59 })).toEqual(["auth.accessTokenLifetimeSeconds must be at least 60, but got 59"]);
+    expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 60 })).toEqual([]);
     expect(validateOverride({ "auth.oauth.accountMergeStrategy": "merge" })).toEqual([
       'auth.oauth.accountMergeStrategy must be one of link_method, raise_error, allow_duplicates, but got "merge"',
     ]);

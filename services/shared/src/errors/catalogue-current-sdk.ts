@@ -5,7 +5,8 @@
  */
 import { leaf, required, type CustomerType } from "./catalogue-kit.ts";
 
-type RestrictedReason = { readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
+/** `{type: "anonymous" | "email_not_verified" | "restricted_by_administrator"}` on the wire. */
+type RestrictedReason = { readonly type: string };
 
 export const CURRENT_SDK_LEAF_DEFINITIONS = {
   // ---- Project authentication, users -----------------------------------------------------------------------

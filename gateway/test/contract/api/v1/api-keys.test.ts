@@ -80,6 +80,7 @@ describe("/api/v1/user-api-keys", () => {
     const other = await signUp();
     const res = await createUserKey(me.headers, { user_id: other.userId });
     expect(res.status).toBe(403);
+    expect(res.text).toBe("Client can only manage their own api keys"); // Stack's exact text (issue 13)
     expect(res.headers.get("x-stack-known-error")).toBeNull();
     expectKnownError(await createUserKey(client(), { user_id: me.userId }), 401, "USER_AUTHENTICATION_REQUIRED");
     expect((await call(stack, "GET", `/api/v1/user-api-keys?user_id=${other.userId}`, { headers: me.headers })).status).toBe(403);

@@ -79,6 +79,24 @@ describe("password sign-up and sign-in over REST", () => {
     expect(me.json.primary_email_verified).toBe(true);
   });
 
+  it("signs up without a verification callback (issue 13): unverified, no e-mail, x-hexclave- headers", async () => {
+    const email = newEmail();
+    const hexclave = Object.fromEntries(Object.entries(client()).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
+    const res = await call(stack, "POST", "/api/v1/auth/password/sign-up", { headers: hexclave, body: { email, password: "a good password" } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json).sort()).toEqual(["access_token", "refresh_token", "user_id"]);
+    const me = await call(stack, "GET", "/api/v1/users/me", { headers: { ...hexclave, "x-hexclave-access-token": res.json.access_token } });
+    expect(me.json).toMatchObject({ primary_email: email, primary_email_verified: false, has_password: true });
+    // A sign-up with a callback to another address mails that one; none was queued for this address.
+    const other = await signUp();
+    await mailFor(other.email, /^Verify your email at /);
+    const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
+    expect((await mailbox.listMailboxMessages({ to: email })).messages).toEqual([]);
+    // An empty string is still not a URL.
+    const empty = await call(stack, "POST", "/api/v1/auth/password/sign-up", { headers: client(), body: { email: newEmail(), password: "a good password", verification_callback_url: "" } });
+    expectKnownError(empty, 400, "SCHEMA_ERROR");
+  });
+
   it("answers the contract's errors for bad sign-ups and sign-ins", async () => {
     const short = await signUp(newEmail(), "short");
     expectKnownError(short.res, 400, "PASSWORD_TOO_SHORT");

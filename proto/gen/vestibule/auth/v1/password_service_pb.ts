@@ -38,6 +38,8 @@ export type SignUpWithPasswordRequest = Message<"vestibule.auth.v1.SignUpWithPas
   password: string;
 
   /**
+   * Empty: no verification e-mail (the current published SDK may omit the callback URL).
+   *
    * @generated from field: string verification_callback_url = 4;
    */
   verificationCallbackUrl: string;

@@ -282,6 +282,8 @@ export type SendEmailRequest = Message<"vestibule.email.v1.SendEmailRequest"> & 
   projectId: string;
 
   /**
+   * With all_users false, empty means `user_ids: []`: nothing is sent and the answer has no results.
+   *
    * @generated from field: repeated string user_ids = 2;
    */
   userIds: string[];

@@ -12,7 +12,67 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/teams_permissions/v1/team_service.proto.
  */
 export const file_vestibule_teams_permissions_v1_team_service: GenFile = /*@__PURE__*/
-  fileDesc("CjF2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvdGVhbV9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEiuQIKEUNyZWF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCRIeChFwcm9maWxlX2ltYWdlX3VybBgFIAEoCUgAiAEBEhwKFGNsaWVudF9tZXRhZGF0YV9qc29uGAYgASgJEiYKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgHIAEoCRIcChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgIIAEoCRIXCg9jcmVhdG9yX3VzZXJfaWQYCSABKAlCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsIkgKEkNyZWF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0ibQoOR2V0VGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiRQoPR2V0VGVhbVJlc3BvbnNlEjIKBHRlYW0YASABKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSKrAQoQTGlzdFRlYW1zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjYKBmNhbGxlchgCIAEoCzImLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DYWxsZXISDwoHdXNlcl9pZBgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkSDQoFcXVlcnkYBiABKAkSDAoEZGVzYxgHIAEoCCJdChFMaXN0VGVhbXNSZXNwb25zZRIzCgV0ZWFtcxgBIAMoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtEhMKC25leHRfY3Vyc29yGAIgASgJIjwKFEJhdGNoR2V0VGVhbXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIdGVhbV9pZHMYAiADKAkiTAoVQmF0Y2hHZXRUZWFtc1Jlc3BvbnNlEjMKBXRlYW1zGAEgAygLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iuwMKEVVwZGF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhkKDGRpc3BsYXlfbmFtZRgEIAEoCUgAiAEBEh4KEXByb2ZpbGVfaW1hZ2VfdXJsGAUgASgJSAGIAQESHwoXY2xlYXJfcHJvZmlsZV9pbWFnZV91cmwYBiABKAgSIQoUY2xpZW50X21ldGFkYXRhX2pzb24YByABKAlIAogBARIrCh5jbGllbnRfcmVhZF9vbmx5X21ldGFkYXRhX2pzb24YCCABKAlIA4gBARIhChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgJIAEoCUgEiAEBQg8KDV9kaXNwbGF5X25hbWVCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsQhcKFV9jbGllbnRfbWV0YWRhdGFfanNvbkIhCh9fY2xpZW50X3JlYWRfb25seV9tZXRhZGF0YV9qc29uQhcKFV9zZXJ2ZXJfbWV0YWRhdGFfanNvbiJIChJVcGRhdGVUZWFtUmVzcG9uc2USMgoEdGVhbRgBIAEoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtInAKEURlbGV0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJIhQKEkRlbGV0ZVRlYW1SZXNwb25zZTLIBQoLVGVhbVNlcnZpY2UScwoKQ3JlYXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DcmVhdGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DcmVhdGVUZWFtUmVzcG9uc2USagoHR2V0VGVhbRIuLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5HZXRUZWFtUmVxdWVzdBovLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5HZXRUZWFtUmVzcG9uc2UScAoJTGlzdFRlYW1zEjAudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkxpc3RUZWFtc1JlcXVlc3QaMS52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1zUmVzcG9uc2USfAoNQmF0Y2hHZXRUZWFtcxI0LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5CYXRjaEdldFRlYW1zUmVxdWVzdBo1LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5CYXRjaEdldFRlYW1zUmVzcG9uc2UScwoKVXBkYXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5VcGRhdGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5VcGRhdGVUZWFtUmVzcG9uc2UScwoKRGVsZXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtUmVzcG9uc2ViBnByb3RvMw", [file_vestibule_teams_permissions_v1_team]);
+  fileDesc("CjF2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvdGVhbV9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEilAEKE1NldFVwTmV3VXNlclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhoKDXByaW1hcnlfZW1haWwYBCABKAlIAYgBAUIPCg1fZGlzcGxheV9uYW1lQhAKDl9wcmltYXJ5X2VtYWlsIkgKFFNldFVwTmV3VXNlclJlc3BvbnNlEhYKDmFscmVhZHlfc2V0X3VwGAEgASgIEhgKEHBlcnNvbmFsX3RlYW1faWQYAiABKAkiuQIKEUNyZWF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhQKDGRpc3BsYXlfbmFtZRgEIAEoCRIeChFwcm9maWxlX2ltYWdlX3VybBgFIAEoCUgAiAEBEhwKFGNsaWVudF9tZXRhZGF0YV9qc29uGAYgASgJEiYKHmNsaWVudF9yZWFkX29ubHlfbWV0YWRhdGFfanNvbhgHIAEoCRIcChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgIIAEoCRIXCg9jcmVhdG9yX3VzZXJfaWQYCSABKAlCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsIkgKEkNyZWF0ZVRlYW1SZXNwb25zZRIyCgR0ZWFtGAEgASgLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0ibQoOR2V0VGVhbVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEg8KB3RlYW1faWQYAyABKAkiRQoPR2V0VGVhbVJlc3BvbnNlEjIKBHRlYW0YASABKAsyJC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuVGVhbSKrAQoQTGlzdFRlYW1zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjYKBmNhbGxlchgCIAEoCzImLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DYWxsZXISDwoHdXNlcl9pZBgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkSDQoFcXVlcnkYBiABKAkSDAoEZGVzYxgHIAEoCCJdChFMaXN0VGVhbXNSZXNwb25zZRIzCgV0ZWFtcxgBIAMoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtEhMKC25leHRfY3Vyc29yGAIgASgJIjwKFEJhdGNoR2V0VGVhbXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIdGVhbV9pZHMYAiADKAkiTAoVQmF0Y2hHZXRUZWFtc1Jlc3BvbnNlEjMKBXRlYW1zGAEgAygLMiQudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW0iuwMKEVVwZGF0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhkKDGRpc3BsYXlfbmFtZRgEIAEoCUgAiAEBEh4KEXByb2ZpbGVfaW1hZ2VfdXJsGAUgASgJSAGIAQESHwoXY2xlYXJfcHJvZmlsZV9pbWFnZV91cmwYBiABKAgSIQoUY2xpZW50X21ldGFkYXRhX2pzb24YByABKAlIAogBARIrCh5jbGllbnRfcmVhZF9vbmx5X21ldGFkYXRhX2pzb24YCCABKAlIA4gBARIhChRzZXJ2ZXJfbWV0YWRhdGFfanNvbhgJIAEoCUgEiAEBQg8KDV9kaXNwbGF5X25hbWVCFAoSX3Byb2ZpbGVfaW1hZ2VfdXJsQhcKFV9jbGllbnRfbWV0YWRhdGFfanNvbkIhCh9fY2xpZW50X3JlYWRfb25seV9tZXRhZGF0YV9qc29uQhcKFV9zZXJ2ZXJfbWV0YWRhdGFfanNvbiJIChJVcGRhdGVUZWFtUmVzcG9uc2USMgoEdGVhbRgBIAEoCzIkLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtInAKEURlbGV0ZVRlYW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJIhQKEkRlbGV0ZVRlYW1SZXNwb25zZTLDBgoLVGVhbVNlcnZpY2UScwoKQ3JlYXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DcmVhdGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DcmVhdGVUZWFtUmVzcG9uc2USagoHR2V0VGVhbRIuLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5HZXRUZWFtUmVxdWVzdBovLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5HZXRUZWFtUmVzcG9uc2UScAoJTGlzdFRlYW1zEjAudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkxpc3RUZWFtc1JlcXVlc3QaMS52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1zUmVzcG9uc2USfAoNQmF0Y2hHZXRUZWFtcxI0LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5CYXRjaEdldFRlYW1zUmVxdWVzdBo1LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5CYXRjaEdldFRlYW1zUmVzcG9uc2UScwoKVXBkYXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5VcGRhdGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5VcGRhdGVUZWFtUmVzcG9uc2UScwoKRGVsZXRlVGVhbRIxLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtUmVxdWVzdBoyLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtUmVzcG9uc2USeQoMU2V0VXBOZXdVc2VyEjMudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlNldFVwTmV3VXNlclJlcXVlc3QaNC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuU2V0VXBOZXdVc2VyUmVzcG9uc2ViBnByb3RvMw", [file_vestibule_teams_permissions_v1_team]);
+
+/**
+ * @generated from message vestibule.teams_permissions.v1.SetUpNewUserRequest
+ */
+export type SetUpNewUserRequest = Message<"vestibule.teams_permissions.v1.SetUpNewUserRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * For the personal team's name ("<display name or e-mail>'s Team").
+   *
+   * @generated from field: optional string display_name = 3;
+   */
+  displayName?: string | undefined;
+
+  /**
+   * @generated from field: optional string primary_email = 4;
+   */
+  primaryEmail?: string | undefined;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.SetUpNewUserRequest.
+ * Use `create(SetUpNewUserRequestSchema)` to create a new message.
+ */
+export const SetUpNewUserRequestSchema: GenMessage<SetUpNewUserRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 0);
+
+/**
+ * @generated from message vestibule.teams_permissions.v1.SetUpNewUserResponse
+ */
+export type SetUpNewUserResponse = Message<"vestibule.teams_permissions.v1.SetUpNewUserResponse"> & {
+  /**
+   * True when the user had been set up before (by this RPC or the event consumer); nothing changed.
+   *
+   * @generated from field: bool already_set_up = 1;
+   */
+  alreadySetUp: boolean;
+
+  /**
+   * The personal team created now; empty when none was.
+   *
+   * @generated from field: string personal_team_id = 2;
+   */
+  personalTeamId: string;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.SetUpNewUserResponse.
+ * Use `create(SetUpNewUserResponseSchema)` to create a new message.
+ */
+export const SetUpNewUserResponseSchema: GenMessage<SetUpNewUserResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 1);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.CreateTeamRequest
@@ -75,7 +135,7 @@ export type CreateTeamRequest = Message<"vestibule.teams_permissions.v1.CreateTe
  * Use `create(CreateTeamRequestSchema)` to create a new message.
  */
 export const CreateTeamRequestSchema: GenMessage<CreateTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 0);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 2);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.CreateTeamResponse
@@ -92,7 +152,7 @@ export type CreateTeamResponse = Message<"vestibule.teams_permissions.v1.CreateT
  * Use `create(CreateTeamResponseSchema)` to create a new message.
  */
 export const CreateTeamResponseSchema: GenMessage<CreateTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 1);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 3);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.GetTeamRequest
@@ -119,7 +179,7 @@ export type GetTeamRequest = Message<"vestibule.teams_permissions.v1.GetTeamRequ
  * Use `create(GetTeamRequestSchema)` to create a new message.
  */
 export const GetTeamRequestSchema: GenMessage<GetTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 2);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 4);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.GetTeamResponse
@@ -136,7 +196,7 @@ export type GetTeamResponse = Message<"vestibule.teams_permissions.v1.GetTeamRes
  * Use `create(GetTeamResponseSchema)` to create a new message.
  */
 export const GetTeamResponseSchema: GenMessage<GetTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 3);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 5);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.ListTeamsRequest
@@ -191,7 +251,7 @@ export type ListTeamsRequest = Message<"vestibule.teams_permissions.v1.ListTeams
  * Use `create(ListTeamsRequestSchema)` to create a new message.
  */
 export const ListTeamsRequestSchema: GenMessage<ListTeamsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 4);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 6);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.ListTeamsResponse
@@ -215,7 +275,7 @@ export type ListTeamsResponse = Message<"vestibule.teams_permissions.v1.ListTeam
  * Use `create(ListTeamsResponseSchema)` to create a new message.
  */
 export const ListTeamsResponseSchema: GenMessage<ListTeamsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 5);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 7);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.BatchGetTeamsRequest
@@ -237,7 +297,7 @@ export type BatchGetTeamsRequest = Message<"vestibule.teams_permissions.v1.Batch
  * Use `create(BatchGetTeamsRequestSchema)` to create a new message.
  */
 export const BatchGetTeamsRequestSchema: GenMessage<BatchGetTeamsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 6);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 8);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.BatchGetTeamsResponse
@@ -254,7 +314,7 @@ export type BatchGetTeamsResponse = Message<"vestibule.teams_permissions.v1.Batc
  * Use `create(BatchGetTeamsResponseSchema)` to create a new message.
  */
 export const BatchGetTeamsResponseSchema: GenMessage<BatchGetTeamsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 7);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 9);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.UpdateTeamRequest
@@ -315,7 +375,7 @@ export type UpdateTeamRequest = Message<"vestibule.teams_permissions.v1.UpdateTe
  * Use `create(UpdateTeamRequestSchema)` to create a new message.
  */
 export const UpdateTeamRequestSchema: GenMessage<UpdateTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 8);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 10);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.UpdateTeamResponse
@@ -332,7 +392,7 @@ export type UpdateTeamResponse = Message<"vestibule.teams_permissions.v1.UpdateT
  * Use `create(UpdateTeamResponseSchema)` to create a new message.
  */
 export const UpdateTeamResponseSchema: GenMessage<UpdateTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 9);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 11);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.DeleteTeamRequest
@@ -359,7 +419,7 @@ export type DeleteTeamRequest = Message<"vestibule.teams_permissions.v1.DeleteTe
  * Use `create(DeleteTeamRequestSchema)` to create a new message.
  */
 export const DeleteTeamRequestSchema: GenMessage<DeleteTeamRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 10);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 12);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.DeleteTeamResponse
@@ -372,7 +432,7 @@ export type DeleteTeamResponse = Message<"vestibule.teams_permissions.v1.DeleteT
  * Use `create(DeleteTeamResponseSchema)` to create a new message.
  */
 export const DeleteTeamResponseSchema: GenMessage<DeleteTeamResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_teams_permissions_v1_team_service, 11);
+  messageDesc(file_vestibule_teams_permissions_v1_team_service, 13);
 
 /**
  * Teams of a project. Callers: the gateway (`/teams`), identity-facing consumers and other services.
@@ -445,6 +505,19 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof DeleteTeamRequestSchema;
     output: typeof DeleteTeamResponseSchema;
+  },
+  /**
+   * Sets up a user who was just created: the project's user_default_permissions and, with create_team_on_sign_up,
+   * the personal team, selected for them. Identity calls it when CreateUser has committed, so that a sign-up answers
+   * with the team in place (read-your-writes); the identity.user.created.v1 consumer does the same work later and
+   * changes nothing when it was done (each user is set up once). A user deleted meanwhile: nothing happens.
+   *
+   * @generated from rpc vestibule.teams_permissions.v1.TeamService.SetUpNewUser
+   */
+  setUpNewUser: {
+    methodKind: "unary";
+    input: typeof SetUpNewUserRequestSchema;
+    output: typeof SetUpNewUserResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_teams_permissions_v1_team_service, 0);

@@ -107,7 +107,8 @@ export interface RenderedConfig {
  */
 export function defaultRenderedConfig(): RenderedConfig {
   return {
-    project: { requirePublishableClientKey: false },
+    // True keeps the seed-era rule (client access needs a publishable key) until a project turns it off (issue 13).
+    project: { requirePublishableClientKey: true },
     auth: {
       allowSignUp: true,
       password: { allowSignIn: true },

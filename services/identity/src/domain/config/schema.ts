@@ -59,7 +59,8 @@ export const SCHEMA: SchemaNode = obj({
       },
     }),
     refreshTokenRotation: bool,
-    accessTokenLifetimeSeconds: { kind: "integer", min: 21 },
+    // The current SDK (2.8.108) wants 45 s left on a fresh token for link URLs (issue 13).
+    accessTokenLifetimeSeconds: { kind: "integer", min: 60 },
     botChallenge: obj({ required: bool }),
   }),
   onboarding: obj({ requireEmailVerification: bool }),
