@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { trustProxySetting } from "./http/trust-proxy.ts";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import swagger from "@fastify/swagger";
 import type { Logger } from "@vestibule/shared/log";
@@ -91,7 +92,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy === "true",
+    trustProxy: trustProxySetting(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setChildLoggerFactory((logger, bindings, options) => new LazyChildLogger(logger, bindings, options));

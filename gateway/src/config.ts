@@ -1,6 +1,7 @@
 import { int, oneOf, optionalStr, str, url, type ConfigOf } from "@vestibule/shared/config";
 import { serviceSecretProblem } from "@vestibule/shared/rpc";
 import { peerUrl } from "@vestibule/shared/service";
+import { trustProxyProblem } from "./http/trust-proxy.ts";
 
 /**
  * The gateway's settings. Request bodies: the largest legal request of the contract is a project update with two
@@ -19,7 +20,11 @@ export const gatewayConfigSpec = {
   natsUrl: optionalStr("NATS_URL", "NATS server with JetStream; unset = embedded Postgres event bus"),
   eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams", { default: "" }),
   publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of this gateway", { default: "http://localhost:8102" }),
-  trustProxy: oneOf("VESTIBULE_TRUST_PROXY", "trust X-Forwarded-For from a load balancer in front (true) or not (false)", ["true", "false"], "false"),
+  trustProxy: str(
+    "VESTIBULE_TRUST_PROXY",
+    "which X-Forwarded-For hops to believe: false (default), a hop count (1 = one balancer), proxy addresses/CIDRs, or true (every hop; unsafe)",
+    { default: "false", check: trustProxyProblem },
+  ),
   bodyLimit: int("VESTIBULE_BODY_LIMIT", "maximum request body in bytes", { default: DEFAULT_BODY_LIMIT, min: 1024 }),
   authUrl: url("VESTIBULE_AUTH_URL", "auth service", { default: peerUrl("auth", {}) }),
   identityUrl: url("VESTIBULE_IDENTITY_URL", "identity service", { default: peerUrl("identity", {}) }),

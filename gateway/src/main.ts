@@ -19,6 +19,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ service: "gateway", level: config.logLevel });
+  if (config.trustProxy === "true") {
+    log.warn("VESTIBULE_TRUST_PROXY=true believes every X-Forwarded-For hop: clients can choose their IP; set a hop count or the balancers' addresses");
+  }
   if (!config.natsUrl && !config.databaseUrl) {
     log.warn("neither NATS_URL nor DATABASE_URL is set: caches are invalidated by time only");
   }
