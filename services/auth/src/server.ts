@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
+import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -11,6 +12,8 @@ import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { startJanitor } from "./janitor.ts";
 import { createOtpService } from "./otp-service.ts";
+import { createOAuthService } from "./oauth/service.ts";
+import { oauthRuntime } from "./oauth/runtime.ts";
 import { createPasswordService } from "./password-service.ts";
 import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
@@ -41,6 +44,7 @@ export const authService: ServiceDefinition = {
     MfaService.typeName,
     CliLoginService.typeName,
     OtpService.typeName,
+    OAuthService.typeName,
   ],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
@@ -52,6 +56,7 @@ export const authService: ServiceDefinition = {
     router.service(MfaService, createMfaService(rt, sec));
     router.service(CliLoginService, createCliLoginService(rt));
     router.service(OtpService, createOtpService(rt));
+    router.service(OAuthService, createOAuthService(rt));
   },
   async start(ctx) {
     const rt = authRuntime(ctx);
@@ -62,6 +67,8 @@ export const authService: ServiceDefinition = {
     try {
       const projectEvents = await rt.settings.subscribe(ctx.bus);
       stops.push(() => projectEvents.stop());
+      const oauthProjectEvents = await oauthRuntime(rt).settings.subscribe(ctx.bus);
+      stops.push(() => oauthProjectEvents.stop());
       const keyEvents = await rt.keys.subscribe(ctx.bus);
       stops.push(() => keyEvents.stop());
       stops.push(await startUserEventConsumers(ctx));

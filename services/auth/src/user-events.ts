@@ -6,6 +6,7 @@ import type { ServiceContext } from "@vestibule/shared/service";
 import { tokenUser } from "./access-tokens.ts";
 import { AuthEvents, CONSUMERS, ConsumedEvents } from "./events.ts";
 import { claimsStore } from "./store/claims-store.ts";
+import { oauthStore } from "./oauth/store.ts";
 import { codeStore } from "./store/code-store.ts";
 import { credentialStore } from "./store/credential-store.ts";
 import { sessionStore } from "./store/session-store.ts";
@@ -59,6 +60,7 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
           const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
           await credentialStore.delete(tx, projectId, userId);
           await codeStore.deleteForUser(tx, projectId, userId);
+          await oauthStore.deleteAccountsOfUser(tx, projectId, userId);
           await claimsStore.tombstone(tx, projectId, userId);
           if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
           log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
