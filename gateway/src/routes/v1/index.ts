@@ -110,6 +110,8 @@ import {
   updateEmailThemeRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
+import { oauthFlowRoutes } from "./oauth.ts";
+import { oauthProviderRoutes } from "./oauth-providers.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -141,6 +143,8 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   refreshCurrentSessionRoute,
   oauthTokenRoute,
   jwksRoute,
+  ...oauthFlowRoutes,
+  ...oauthProviderRoutes,
   getMeRoute,
   patchMeClientRoute,
   deleteMeRoute,
