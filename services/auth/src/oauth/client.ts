@@ -63,7 +63,8 @@ export class ProviderClients {
     const standIn = issuer !== undefined;
     const base = { type: p.type, shared: p.isShared, standIn, authParams: {} as Record<string, string>, scopeSeparator: def.scopeSeparator ?? " " };
     if (issuer !== undefined) {
-      return { ...base, oidc: true, config: await this.discover(issuer, clientId, clientSecret), scopes: OIDC_STAND_IN_SCOPES };
+      // prompt=consent: an OpenID provider grants offline_access (a refresh token) only with it.
+      return { ...base, authParams: { prompt: "consent" }, oidc: true, config: await this.discover(issuer, clientId, clientSecret), scopes: OIDC_STAND_IN_SCOPES };
     }
     const authParams: Record<string, string> = { ...def.authParams };
     if (p.type === "facebook" && p.facebookConfigId) authParams.config_id = p.facebookConfigId;
