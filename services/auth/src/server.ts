@@ -14,6 +14,7 @@ import { startJanitor } from "./janitor.ts";
 import { createOtpService } from "./otp-service.ts";
 import { createOAuthService } from "./oauth/service.ts";
 import { oauthRuntime } from "./oauth/runtime.ts";
+import { startUserLinkImport } from "./oauth/user-links.ts";
 import { createPasswordService } from "./password-service.ts";
 import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
@@ -69,6 +70,8 @@ export const authService: ServiceDefinition = {
       stops.push(() => projectEvents.stop());
       const oauthProjectEvents = await oauthRuntime(rt).settings.subscribe(ctx.bus);
       stops.push(() => oauthProjectEvents.stop());
+      const linkImport = await startUserLinkImport(rt);
+      stops.push(() => linkImport.stop());
       const keyEvents = await rt.keys.subscribe(ctx.bus);
       stops.push(() => keyEvents.stop());
       stops.push(await startUserEventConsumers(ctx));

@@ -206,6 +206,10 @@ export const createUserRoute = defineRoute({
     }
     // A secret that cannot be used is refused before anything is created.
     if (body.totp_secret_base64) assertTotpSecretLength(body.totp_secret_base64);
+    const providerIds = new Set(((auth.project.adminConfig.oauth_providers ?? []) as { provider_config_id?: string }[]).map((p) => p.provider_config_id));
+    for (const p of body.oauth_providers ?? []) {
+      if (!providerIds.has(p.id)) throw statusError(400, `OAuth provider with ID ${p.id} is not configured for this project.`);
+    }
     const createUser = {
       projectId: auth.projectId,
       displayName: body.display_name === "" ? undefined : (body.display_name ?? undefined),

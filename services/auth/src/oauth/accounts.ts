@@ -141,7 +141,6 @@ export class OAuthAccounts {
     }
 
     if (!settings.allowSignUp) throw knownError("SIGN_UP_NOT_ENABLED");
-    const link = { id: id.provider.configId, accountId: id.profile.accountId, email: id.profile.email ?? undefined };
     const anonymous = opts.anonymousUserId ? await this.rt.sessions.getUser(projectId, opts.anonymousUserId) : undefined;
     let user: User;
     let created = false;
@@ -163,7 +162,8 @@ export class OAuthAccounts {
         primaryEmailAuthEnabled: emailAuth,
         displayName: id.profile.displayName ?? undefined,
         profileImageUrl: id.profile.profileImageUrl ?? undefined,
-        oauthProviders: [link],
+        // The link is stored below and mirrored into identity by `link` (a user created with links of its own gets
+        // them imported from identity.user.created.v1, see user-links.ts).
         signUpMethod: "oauth",
         signUpIp: opts.ip,
       });

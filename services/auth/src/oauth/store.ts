@@ -74,6 +74,17 @@ export const oauthStore = {
     );
   },
 
+  /** Inserts unless an equal link (or a sign-in link of that account elsewhere) exists; true when inserted. */
+  async insertAccountIfAbsent(db: Queryable, a: NewOAuthAccount): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO oauth_accounts (id, project_id, user_id, provider_config_id, provider_type, provider_account_id, email,
+         allow_sign_in, allow_connected_accounts, shared_keys)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+      [a.id, a.projectId, a.userId, a.providerConfigId, a.providerType, a.providerAccountId, a.email, a.allowSignIn, a.allowConnectedAccounts, a.sharedKeys],
+    );
+    return rowCount === 1;
+  },
+
   async updateAccount(
     db: Queryable,
     id: string,

@@ -357,6 +357,28 @@ describe("connected accounts and /oauth-providers", () => {
     expect((await call(o.stack, "GET", `/api/v1/oauth-providers/me/${created.json.id}`, { headers: me })).status).toBe(404);
   });
 
+  it("a server-created user with oauth_providers signs in with that provider account", async () => {
+    const who = { email: email() };
+    const unknown = await call(o.stack, "POST", "/api/v1/users", { headers: server(), body: { oauth_providers: [{ id: "gitlab", account_id: "x", email: null }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get("x-stack-known-error")).toBeNull();
+    const created = await call(o.stack, "POST", "/api/v1/users", {
+      headers: server(),
+      body: { primary_email: who.email, oauth_providers: [{ id: "github", account_id: o.idp.accountIdOf(who.email), email: who.email }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.oauth_providers).toEqual([{ id: "github", account_id: o.idp.accountIdOf(who.email), email: who.email }]);
+    // The auth service imports the link from identity.user.created.v1.
+    let items: unknown[] = [];
+    for (let i = 0; i < 50 && items.length === 0; i++) {
+      items = (await call(o.stack, "GET", `/api/v1/oauth-providers?user_id=${created.json.id}`, { headers: server() })).json.items;
+      if (items.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(items).toEqual([expect.objectContaining({ provider_config_id: "github", account_id: o.idp.accountIdOf(who.email), allow_sign_in: true })]);
+    const signIn = await oauthSignIn(o.stack, keys, "github", who);
+    expect(signIn.json).toMatchObject({ user_id: created.json.id, is_new_user: false });
+  });
+
   it("publishes OpenID metadata next to the JWKS", async () => {
     const res = await call(o.stack, "GET", `/api/v1/projects/${keys.projectId}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
