@@ -12,6 +12,7 @@ import { TeamsSection } from "../account/teams.tsx";
 import { ApiKeysSection } from "../account/api-keys.tsx";
 import { NotificationsSection } from "../account/notifications.tsx";
 import { DeleteAccountSection } from "../account/delete-account.tsx";
+import { LinkedAccountsSection } from "../account/linked-accounts.tsx";
 
 interface Tab {
   readonly id: string;
@@ -24,6 +25,7 @@ const TABS: readonly Tab[] = [
   { id: "profile", title: "Profile", show: () => true, render: (u) => <ProfileSection user={u} /> },
   { id: "emails", title: "E-mails", show: () => true, render: (u) => <EmailsSection user={u} /> },
   { id: "password", title: "Password", show: (p) => p.config.credentialEnabled, render: (u) => <PasswordSection user={u} /> },
+  { id: "linked-accounts", title: "Linked accounts", show: (p) => p.config.oauthProviders.length > 0, render: (u, p) => <LinkedAccountsSection user={u} project={p} /> },
   { id: "two-factor", title: "Two-factor", show: () => true, render: (u, p) => <TwoFactorSection user={u} projectName={p.displayName} /> },
   { id: "sessions", title: "Sessions", show: () => true, render: (u) => <SessionsSection user={u} /> },
   { id: "teams", title: "Teams", show: () => true, render: (u, p) => <TeamsSection user={u} project={p} /> },
