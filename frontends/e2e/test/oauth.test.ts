@@ -70,9 +70,26 @@ describe("OAuth on the hosted pages", () => {
     await page.goto(`${url}/handler/account-settings?tab=linked-accounts`);
     const table = page.getByRole("table", { name: "Accounts at other providers you can sign in with" });
     await table.getByText("ada@example.com").waitFor();
-    await expect(table.getByText("Google")).toBeTruthy();
-    await page.getByRole("button", { name: "Connect GitHub" }).waitFor();
+    await table.getByRole("cell", { name: "Google", exact: true }).waitFor();
     await screenshotBothThemes(page, "handler-account-settings-linked-accounts");
+
+    // Connect a second provider through the link flow; it comes back to account settings.
+    await page.getByRole("button", { name: "Connect GitHub" }).click();
+    await page.waitForURL((u) => u.href.startsWith(idp.issuer));
+    await page.getByRole("button", { name: /Grace Hopper/ }).click();
+    await page.waitForURL((u) => u.href.startsWith(url) && u.pathname.includes("account-settings"), { timeout: 30_000 });
+    if (!page.url().includes("tab=linked-accounts")) await page.goto(`${url}/handler/account-settings?tab=linked-accounts`);
+    await table.getByText("grace@example.com").waitFor();
+    const linked = await admin(`/oauth-providers?user_id=${ada.id}`, "GET");
+    expect(linked.items.map((l: { type: string; email: string }) => [l.type, l.email]).sort()).toEqual([
+      ["github", "grace@example.com"],
+      ["google", "ada@example.com"],
+    ]);
+
+    // Disconnect GitHub again.
+    await page.getByRole("button", { name: "Disconnect GitHub" }).click();
+    await table.getByText("grace@example.com").waitFor({ state: "detached" });
+    expect((await admin(`/oauth-providers?user_id=${ada.id}`, "GET")).items).toHaveLength(1);
     expect(browser.errors.filter((e) => !/oauth-callback/.test(e))).toEqual([]);
   });
 });

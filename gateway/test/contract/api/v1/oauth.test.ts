@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "otplib";
 import pg from "pg";
@@ -379,7 +379,47 @@ describe("connected accounts and /oauth-providers", () => {
     expect(signIn.json).toMatchObject({ user_id: created.json.id, is_new_user: false });
   });
 
+  it("cross-domain authorize gives the signed-in session's user an authorization code", async () => {
+    const up = await oauthSignIn(o.stack, keys, "github", { email: email() });
+    const session = { ...client(), "x-stack-access-token": up.json.access_token, "x-stack-refresh-token": up.json.refresh_token };
+    const verifier = randomBytes(40).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const body = { redirect_uri: REDIRECT_URI, state: "xyz", code_challenge: challenge, code_challenge_method: "S256", after_callback_redirect_url: "http://localhost:3000/app" };
+    const res = await call(o.stack, "POST", "/api/v1/auth/oauth/cross-domain/authorize", { headers: session, body });
+    expect(res.status, res.text).toBe(200);
+    const target = new URL(res.json.redirect_url);
+    expect(target.searchParams.get("state")).toBe("xyz");
+    const tokens = await exchange(o.stack, keys, target.searchParams.get("code")!, verifier);
+    expect(tokens.json).toMatchObject({ user_id: up.json.user_id, is_new_user: false, after_callback_redirect_url: "http://localhost:3000/app" });
+    const other = await call(o.stack, "POST", "/api/v1/auth/oauth/cross-domain/authorize", { headers: { ...session, "x-stack-refresh-token": "wrong" }, body });
+    expect(other.status).toBe(400);
+    expectKnownError(await call(o.stack, "POST", "/api/v1/auth/oauth/cross-domain/authorize", { headers: session, body: { ...body, redirect_uri: "https://evil.example.com/cb" } }), 400, "REDIRECT_URL_NOT_WHITELISTED");
+    expectKnownError(await call(o.stack, "POST", "/api/v1/auth/oauth/cross-domain/authorize", { headers: session, body: { ...body, code_challenge: "bad" } }), 400, "SCHEMA_ERROR");
+  });
+
+  it("the callback also takes the provider's answer as a form post", async () => {
+    const browser = new Browser();
+    const a = authorizePath(keys, "github");
+    const start = await browser.fetch(o.stack.url + a.path);
+    const cb = new URL(await atProvider(browser, o.stack, start.headers.get("location")!, { email: email() }));
+    const form = Object.fromEntries(cb.searchParams);
+    const posted = await browser.fetch(`${cb.origin}${cb.pathname}`, { method: "POST", form });
+    expect(posted.status).toBe(303);
+    const back = new URL(posted.headers.get("location")!);
+    expect((await exchange(o.stack, keys, back.searchParams.get("code")!, a.pkce.verifier)).status).toBe(200);
+  });
+
   it("publishes OpenID metadata next to the JWKS", async () => {
+    const doc = await call(o.stack, "GET", "/api/v1/openapi.json");
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/auth/oauth/authorize/{provider_id}",
+        "/api/v1/auth/oauth/callback/{provider_id}",
+        "/api/v1/oauth-providers/{user_id}/{provider_id}",
+        "/api/v1/connected-accounts/{user_id}/{provider_id}/access-token",
+        "/api/v1/projects/{project_id}/.well-known/openid-configuration",
+      ]),
+    );
     const res = await call(o.stack, "GET", `/api/v1/projects/${keys.projectId}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
