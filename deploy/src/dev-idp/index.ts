@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 import { loginPage } from "./page.ts";
 
@@ -71,6 +72,9 @@ export async function startDevIdentityProvider(opts: { host?: string; port?: num
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${opts.publicHost ?? (host === "0.0.0.0" ? "127.0.0.1" : host)}:${port}`;
   const identities = new Map<string, DevIdentity>();
+  // A signing key of this run (ID tokens); nothing outlives the process.
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  const signingJwk = { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: randomBytes(6).toString("hex") };
 
   const configuration: Configuration = {
     clients: [
@@ -89,6 +93,7 @@ export async function startDevIdentityProvider(opts: { host?: string; port?: num
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
+    jwks: { keys: [signingJwk as never] },
     ttl: { AccessToken: 3600, AuthorizationCode: 300, IdToken: 3600, RefreshToken: 14 * 24 * 3600, Interaction: 3600, Session: 3600, Grant: 14 * 24 * 3600 },
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
     async findAccount(_ctx, sub) {

@@ -24,8 +24,8 @@ export async function startDevIdp(env: Readonly<Record<string, string | undefine
 }
 
 /** Enables the shared providers on projects that have no OAuth provider yet, once per state directory and project. */
-export async function seedDevProviders(opts: { identityUrl: string; serviceSecret: string; projectIds: readonly string[] }): Promise<string[]> {
-  const file = join(stateDir, "dev-oauth.json");
+export async function seedDevProviders(opts: { identityUrl: string; serviceSecret: string; projectIds: readonly string[]; stateFile?: string }): Promise<string[]> {
+  const file = opts.stateFile ?? join(stateDir, "dev-oauth.json");
   const done = new Set<string>(existsSync(file) ? ((JSON.parse(readFileSync(file, "utf8")) as { seeded?: string[] }).seeded ?? []) : []);
   const projects = createServiceClient(ProjectService, { baseUrl: opts.identityUrl, caller: "deploy", secret: opts.serviceSecret });
   const seeded: string[] = [];
