@@ -4,7 +4,8 @@
  * No token or ID-token handling is written by hand here.
  */
 import * as oidc from "openid-client";
-import { knownError } from "@vestibule/shared/errors";
+import { createHash } from "node:crypto";
+import { knownError, statusError } from "@vestibule/shared/errors";
 import type { OAuthPlatformConfig } from "./config.ts";
 import { mapProfile, oidcProfile, type ProviderProfile } from "./profiles.ts";
 import { OIDC_STAND_IN_SCOPES, PROVIDERS, type PlainEndpoints } from "./providers.ts";
@@ -82,14 +83,19 @@ export class ProviderClients {
     return { ...base, authParams, oidc: false, config, scopes: def.scopes, endpoints };
   }
 
+  /** The issuer's metadata (cached 10 minutes); a provider that cannot be reached is a 503, not a failure of ours. */
   private discover(issuer: string, clientId: string, clientSecret: string): Promise<oidc.Configuration> {
-    const key = JSON.stringify([issuer, clientId, clientSecret]);
+    const key = createHash("sha256").update(JSON.stringify([issuer, clientId, clientSecret])).digest("base64url");
     const hit = this.discovered.get(key);
     if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
     const insecure = !this.platform.production && issuer.startsWith("http:");
-    const config = oidc.discovery(new URL(issuer), clientId, clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    const config = oidc
+      .discovery(new URL(issuer), clientId, clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .catch((err: unknown) => {
+        this.discovered.delete(key);
+        throw statusError(503, `The OAuth provider cannot be reached (${(err as Error).message}). Please try again later.`);
+      });
     this.discovered.set(key, { at: Date.now(), config });
-    config.catch(() => this.discovered.delete(key));
     return config;
   }
 
