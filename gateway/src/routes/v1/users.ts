@@ -206,10 +206,6 @@ export const createUserRoute = defineRoute({
     }
     // A secret that cannot be used is refused before anything is created.
     if (body.totp_secret_base64) assertTotpSecretLength(body.totp_secret_base64);
-    const providerIds = new Set(((auth.project.adminConfig.oauth_providers ?? []) as { provider_config_id?: string }[]).map((p) => p.provider_config_id));
-    for (const p of body.oauth_providers ?? []) {
-      if (!providerIds.has(p.id)) throw statusError(400, `OAuth provider with ID ${p.id} is not configured for this project.`);
-    }
     const createUser = {
       projectId: auth.projectId,
       displayName: body.display_name === "" ? undefined : (body.display_name ?? undefined),
@@ -227,25 +223,17 @@ export const createUserRoute = defineRoute({
       oauthProviders: (body.oauth_providers ?? []).map((p) => ({ id: p.id, accountId: p.account_id, email: p.email ?? undefined })),
       signUpMethod: "server",
     };
-    let userId: string;
-    if (body.password != null || body.password_hash !== undefined) {
-      const res = await clients.passwords.createUserWithCredential({
-        user: createUser,
-        credential: body.password_hash !== undefined ? { case: "passwordHash", value: body.password_hash } : { case: "password", value: body.password! },
-      });
-      userId = res.userId;
-    } else {
-      userId = (await clients.users.createUser(createUser)).user!.id;
-    }
-    if (body.totp_secret_base64) {
-      try {
-        await setTotpSecret(clients, auth.projectId, userId, body.totp_secret_base64);
-      } catch (err) {
-        // The user is created with multi-factor authentication or not at all.
-        await clients.users.deleteUser({ projectId: auth.projectId, userId }).catch(() => {});
-        throw err;
-      }
-    }
+    // One auth call creates the user with its credentials (password or hash, TOTP secret, OAuth links), or nothing.
+    const { userId } = await clients.passwords.createUserWithCredential({
+      user: createUser,
+      credential:
+        body.password_hash !== undefined
+          ? { case: "passwordHash", value: body.password_hash }
+          : body.password != null
+            ? { case: "password", value: body.password }
+            : { case: undefined },
+      totpSecret: body.totp_secret_base64 ? Buffer.from(body.totp_secret_base64, "base64") : undefined,
+    });
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
     return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!)) };

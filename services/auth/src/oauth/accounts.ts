@@ -13,6 +13,7 @@ import type { ProviderTokens } from "./client.ts";
 import type { ProviderProfile } from "./profiles.ts";
 import type { MergeStrategy, ProviderSettings } from "./settings.ts";
 import { oauthStore, type OAuthAccountRow } from "./store.ts";
+import { createUserWithCredentials } from "../user-creation.ts";
 
 export interface CallbackIdentity {
   readonly provider: ProviderSettings;
@@ -143,7 +144,6 @@ export class OAuthAccounts {
     if (!settings.allowSignUp) throw knownError("SIGN_UP_NOT_ENABLED");
     const anonymous = opts.anonymousUserId ? await this.rt.sessions.getUser(projectId, opts.anonymousUserId) : undefined;
     let user: User;
-    let created = false;
     if (anonymous?.isAnonymous) {
       const res = await this.rt.identity.users.updateUser({
         projectId,
@@ -154,30 +154,25 @@ export class OAuthAccounts {
         isAnonymous: false,
       });
       user = res.user!;
-    } else {
-      const res = await this.rt.identity.users.createUser({
-        projectId,
-        primaryEmail: id.profile.email ?? undefined,
-        primaryEmailVerified: id.profile.emailVerified,
-        primaryEmailAuthEnabled: emailAuth,
-        displayName: id.profile.displayName ?? undefined,
-        profileImageUrl: id.profile.profileImageUrl ?? undefined,
-        // The link is stored below and mirrored into identity by `link` (a user created with links of its own gets
-        // them imported from identity.user.created.v1, see user-links.ts).
-        signUpMethod: "oauth",
-        signUpIp: opts.ip,
-      });
-      user = res.user!;
-      created = true;
-    }
-    try {
       await this.link(projectId, user.id, id, true);
-    } catch (err) {
-      if (created) {
-        this.rt.ctx.log.warn({ project_id: projectId, user_id: user.id, err: (err as Error).message }, "storing the OAuth link failed; deleting the user just created");
-        await this.rt.identity.users.deleteUser({ projectId, userId: user.id }).catch(() => {});
-      }
-      throw err;
+    } else {
+      // The user and its link in one step (user-creation.ts); the provider's tokens join the link afterwards.
+      user = await createUserWithCredentials(
+        this.rt,
+        {
+          projectId,
+          primaryEmail: id.profile.email ?? undefined,
+          primaryEmailVerified: id.profile.emailVerified,
+          primaryEmailAuthEnabled: emailAuth,
+          displayName: id.profile.displayName ?? undefined,
+          profileImageUrl: id.profile.profileImageUrl ?? undefined,
+          signUpMethod: "oauth",
+          signUpIp: opts.ip,
+        },
+        { oauthLinks: [{ providerConfigId: id.provider.configId, providerType: id.provider.type, accountId: id.profile.accountId, email: id.profile.email, sharedKeys: id.sharedKeys }] },
+      );
+      const row = (await oauthStore.accountsWithProviderAccount(this.rt.ctx.pool, projectId, id.provider.configId, id.profile.accountId)).find((r) => r.user_id === user.id);
+      if (row) await this.storeTokens(row.id, id.tokens, id.sharedKeys, id.profile.email);
     }
     return { userId: user.id, isNewUser: true };
   }

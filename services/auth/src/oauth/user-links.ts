@@ -1,8 +1,8 @@
 /**
- * Users created with OAuth links of their own (server `POST /users` with `oauth_providers`, identity's CreateUser)
- * get them into the auth service's store, which the OAuth sign-in, `/oauth-providers` and connected accounts read:
- * identity.user.created.v1 → one oauth_accounts row per link (no tokens; sign-in allowed unless that provider account
- * already signs someone in). Redeliveries and links that already exist change nothing.
+ * A safety net for users created in identity with OAuth links of their own by a caller other than the auth service
+ * (server `POST /users` and OAuth sign-up store their links themselves through user-creation.ts): identity.user.created.v1
+ * → one oauth_accounts row per link not stored yet (no tokens; sign-in allowed unless that provider account already
+ * signs someone in). Redeliveries and links that already exist change nothing.
  */
 import { consumeEvents, type Subscription } from "@vestibule/shared/events";
 import { isUuid, newId } from "@vestibule/shared/ids";
