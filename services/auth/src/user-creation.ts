@@ -40,7 +40,8 @@ export async function createUserWithCredentials(
   const res = await rt.identity.users.createUser({
     ...fields,
     hasPassword: creds.passwordHash !== undefined,
-    requiresTotpMfa: creds.totpSecret !== undefined,
+    // A caller may also hold the user to MFA without a secret yet (identity's flag alone).
+    requiresTotpMfa: fields.requiresTotpMfa === true || creds.totpSecret !== undefined,
     oauthProviders: links.map((l) => ({ id: l.providerConfigId, accountId: l.accountId, email: l.email ?? undefined })),
   });
   const created = res.user!;

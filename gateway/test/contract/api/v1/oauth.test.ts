@@ -368,15 +368,27 @@ describe("connected accounts and /oauth-providers", () => {
     });
     expect(created.status, created.text).toBe(201);
     expect(created.json.oauth_providers).toEqual([{ id: "github", account_id: o.idp.accountIdOf(who.email), email: who.email }]);
-    // The auth service imports the link from identity.user.created.v1.
-    let items: unknown[] = [];
-    for (let i = 0; i < 50 && items.length === 0; i++) {
-      items = (await call(o.stack, "GET", `/api/v1/oauth-providers?user_id=${created.json.id}`, { headers: server() })).json.items;
-      if (items.length === 0) await new Promise((r) => setTimeout(r, 200));
-    }
+    // The same auth call stored the link: it is there at once.
+    const items = (await call(o.stack, "GET", `/api/v1/oauth-providers?user_id=${created.json.id}`, { headers: server() })).json.items;
     expect(items).toEqual([expect.objectContaining({ provider_config_id: "github", account_id: o.idp.accountIdOf(who.email), allow_sign_in: true })]);
     const signIn = await oauthSignIn(o.stack, keys, "github", who);
     expect(signIn.json).toMatchObject({ user_id: created.json.id, is_new_user: false });
+
+    // Password, TOTP and a link in one request; the provider account already signs someone in, so it links without sign-in.
+    const secret = randomBytes(20).toString("base64");
+    const full = await call(o.stack, "POST", "/api/v1/users", {
+      headers: server(),
+      body: { primary_email: email(), password: "a good password", totp_secret_base64: secret, oauth_providers: [{ id: "github", account_id: o.idp.accountIdOf(who.email), email: null }] },
+    });
+    expect(full.status, full.text).toBe(201);
+    expect(full.json).toMatchObject({ has_password: true, requires_totp_mfa: true, otp_auth_enabled: false });
+    const fullLinks = (await call(o.stack, "GET", `/api/v1/oauth-providers?user_id=${full.json.id}`, { headers: server() })).json.items;
+    expect(fullLinks).toEqual([expect.objectContaining({ provider_config_id: "github", allow_sign_in: false })]);
+    // A bad secret creates nothing.
+    const before = (await call(o.stack, "GET", "/api/v1/users?limit=200", { headers: server() })).json.items.length;
+    const bad = await call(o.stack, "POST", "/api/v1/users", { headers: server(), body: { primary_email: email(), totp_secret_base64: randomBytes(8).toString("base64") } });
+    expect(bad.status).toBe(400);
+    expect((await call(o.stack, "GET", "/api/v1/users?limit=200", { headers: server() })).json.items.length).toBe(before);
   });
 
   it("cross-domain authorize gives the signed-in session's user an authorization code", async () => {
