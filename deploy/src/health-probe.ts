@@ -1,5 +1,5 @@
 /**
- * `npm run health`: a grpc_health_probe-style check of the six services.
+ * `npm run health`: a grpc_health_probe-style check of the seven services.
  *
  *   npm run health                       every service; URLs from VESTIBULE_<NAME>_URL or the default ports
  *   npm run health -- --service identity one service (machine name, e.g. teams_permissions)

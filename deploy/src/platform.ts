@@ -1,5 +1,5 @@
 /**
- * Runs the whole platform on one machine: the six services and the gateway, each its own Node process, plus the
+ * Runs the whole platform on one machine: the seven services and the gateway, each its own Node process, plus the
  * frontends (built when their sources changed, served on the frontends port). Used by `npm start` (with restarts) and by the integration tests (random ports,
  * no restarts, quiet logs).
  */
@@ -165,7 +165,7 @@ interface Child {
   lastExit: string | undefined;
 }
 
-/** Spawns the six services, waits for SERVING, then the gateway, waits for /health 200. */
+/** Spawns the seven services, waits for SERVING, then the gateway, waits for /health 200. */
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const host = options.host ?? "127.0.0.1";
   const connectHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;

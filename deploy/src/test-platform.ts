@@ -1,5 +1,5 @@
 /**
- * Helpers for integration tests that run the real platform (six service processes + gateway).
+ * Helpers for integration tests that run the real platform (seven service processes + gateway).
  *
  * ```ts
  * const tp = await startTestPlatform();           // fresh database, free ports, demo project + keys

@@ -1,5 +1,5 @@
 /**
- * Acceptance on the real platform (six service processes + gateway, as `npm start` runs them): sign-up verification,
+ * Acceptance on the real platform (seven service processes + gateway, as `npm start` runs them): sign-up verification,
  * password reset and magic-link sign-in through the REST API, each e-mail delivered over SMTP to the dev mailbox
  * (the e-mail service's own SMTP server in development mode), and the dev tooling's HTTP listing of it.
  */

@@ -24,7 +24,7 @@ function alive(pid: number): boolean {
   }
 }
 
-describe("the platform launcher (six service processes + gateway)", () => {
+describe("the platform launcher (seven service processes + gateway)", () => {
   let tp: TestPlatform;
   beforeAll(async () => {
     tp = await startTestPlatform();
@@ -56,7 +56,7 @@ describe("the platform launcher (six service processes + gateway)", () => {
     expect(((await res.json()) as { display_name: string }).display_name).toBe("Demo Project");
   });
 
-  it("reports SERVING for all six services with the health probe script", async () => {
+  it("reports SERVING for all seven services with the health probe script", async () => {
     const env: Record<string, string> = { ...process.env } as Record<string, string>;
     for (const name of SERVICE_NAMES) env[SERVICES[name].env] = tp.platform.serviceUrls[name];
     const { stdout, code } = await run(process.execPath, ["--import", "tsx", "deploy/src/health-probe.ts"], env);

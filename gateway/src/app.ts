@@ -261,6 +261,7 @@ function registerRoute(
   app.route({
     method: route.method,
     url: prefix + route.path,
+    ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       hide: !documented,
       summary: route.summary,
@@ -276,7 +277,8 @@ function registerRoute(
         checkAccess(route.access, auth);
         const extraErrors = route.user === "schema" && !auth?.user ? ["auth.user must be defined"] : [];
         const path = req.url.split("?")[0]!;
-        const result = validate({ method: req.method, path, body: req.body, query: req.query, params: req.params, extraErrors });
+        const body = route.decodeBody ? await route.decodeBody(req.body) : req.body;
+        const result = validate({ method: req.method, path, body, query: req.query, params: req.params, extraErrors });
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);

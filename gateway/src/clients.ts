@@ -4,6 +4,8 @@ import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
+import { AiChatService } from "@vestibule/proto/identity/v1/ai_chat_service";
+import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -17,10 +19,12 @@ import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
+import { PasskeyService } from "@vestibule/proto/auth/v1/passkey_service";
 import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
+import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -29,6 +33,8 @@ export interface ServiceClients {
   readonly apiKeySets: Client<typeof ApiKeySetService>;
   readonly users: Client<typeof UserService>;
   readonly contactChannels: Client<typeof ContactChannelService>;
+  readonly aiChat: Client<typeof AiChatService>;
+  readonly accounts: Client<typeof AccountService>;
   readonly sessions: Client<typeof SessionService>;
   readonly passwords: Client<typeof PasswordService>;
   readonly verification: Client<typeof VerificationService>;
@@ -42,10 +48,12 @@ export interface ServiceClients {
   readonly cliLogins: Client<typeof CliLoginService>;
   readonly dataVault: Client<typeof DataVaultService>;
   readonly otp: Client<typeof OtpService>;
+  readonly passkeys: Client<typeof PasskeyService>;
   readonly oauth: Client<typeof OAuthService>;
   readonly emails: Client<typeof EmailService>;
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
+  readonly analytics: Client<typeof AnalyticsService>;
 }
 
 /**
@@ -80,6 +88,8 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     apiKeySets: tagged(createServiceClient(ApiKeySetService, identity), "identity"),
     users: tagged(createServiceClient(UserService, identity), "identity"),
     contactChannels: tagged(createServiceClient(ContactChannelService, identity), "identity"),
+    aiChat: tagged(createServiceClient(AiChatService, identity), "identity"),
+    accounts: tagged(createServiceClient(AccountService, auth), "auth"),
     sessions: tagged(createServiceClient(SessionService, auth), "auth"),
     passwords: tagged(createServiceClient(PasswordService, auth), "auth"),
     verification: tagged(createServiceClient(VerificationService, auth), "auth"),
@@ -93,9 +103,11 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     cliLogins: tagged(createServiceClient(CliLoginService, auth), "auth"),
     dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
     otp: tagged(createServiceClient(OtpService, auth), "auth"),
+    passkeys: tagged(createServiceClient(PasskeyService, auth), "auth"),
     oauth: tagged(createServiceClient(OAuthService, auth), "auth"),
     emails: tagged(createServiceClient(EmailService, email), "email"),
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
+    analytics: tagged(createServiceClient(AnalyticsService, { ...base, baseUrl: config.analyticsUrl }), "analytics"),
   };
 }

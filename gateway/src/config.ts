@@ -1,4 +1,5 @@
 import { int, oneOf, optionalStr, str, url, type ConfigOf } from "@vestibule/shared/config";
+import { serviceSecretProblem } from "@vestibule/shared/rpc";
 import { peerUrl } from "@vestibule/shared/service";
 
 /**
@@ -12,8 +13,8 @@ export const gatewayConfigSpec = {
   port: int("PORT", "HTTP/1.1 port of the public API", { default: 8102, min: 0, max: 65535 }),
   host: str("HOST", "interface to listen on", { default: "127.0.0.1" }),
   logLevel: oneOf("LOG_LEVEL", "log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
-  mode: oneOf("VESTIBULE_MODE", "development or production", ["development", "production"], "development"),
-  serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication", { minLength: 32 }),
+  mode: oneOf("VESTIBULE_MODE", "production (default) or development (override key, stack traces; loopback only)", ["development", "production"], "production"),
+  serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication (≥ 32 random characters)", { check: serviceSecretProblem }),
   databaseUrl: optionalStr("DATABASE_URL", "Postgres of the embedded event bus (only used when NATS_URL is unset)"),
   natsUrl: optionalStr("NATS_URL", "NATS server with JetStream; unset = embedded Postgres event bus"),
   eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams", { default: "" }),
@@ -26,6 +27,7 @@ export const gatewayConfigSpec = {
   billingUrl: url("VESTIBULE_BILLING_URL", "billing service", { default: peerUrl("billing", {}) }),
   emailUrl: url("VESTIBULE_EMAIL_URL", "email service", { default: peerUrl("email", {}) }),
   vaultUrl: url("VESTIBULE_VAULT_URL", "vault service", { default: peerUrl("vault", {}) }),
+  analyticsUrl: url("VESTIBULE_ANALYTICS_URL", "analytics service", { default: peerUrl("analytics", {}) }),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

@@ -1,4 +1,4 @@
-import { ConfigError, readConfig } from "@vestibule/shared/config";
+import { assertDevelopmentOnLoopback, ConfigError, readConfig } from "@vestibule/shared/config";
 import { createLogger } from "@vestibule/shared/log";
 import { createBus } from "@vestibule/shared/service";
 import { buildGateway } from "./app.ts";
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = readConfig(gatewayConfigSpec);
+    assertDevelopmentOnLoopback(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);

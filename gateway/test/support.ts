@@ -14,6 +14,7 @@ import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { vaultService } from "@vestibule/vault";
+import { analyticsService } from "@vestibule/analytics";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
@@ -39,6 +40,8 @@ export interface Stack {
   readonly teams?: RunningService;
   /** Present when started with `vault: true`. */
   readonly vault?: RunningService;
+  /** Present when started with `analytics: true`. */
+  readonly analytics?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -58,6 +61,8 @@ export interface StackOptions {
   readonly auth?: boolean;
   /** Also run the vault service (data vault). */
   readonly vault?: boolean;
+  /** Also run the analytics service (events, session replays). */
+  readonly analytics?: boolean;
   /**
    * Teams and team permissions. `true` runs the teams-permissions service (teams, memberships, invitations,
    * permissions, project ownership, and the gateway's TeamAccess backed by it); a TeamAccess object is a stand-in
@@ -80,6 +85,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // the contract tests use the development conveniences (dev mailbox, override key)
+    VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8", // the projects' own SMTP servers of the tests run on loopback
     LOG_LEVEL: "silent",
     PORT: "0",
     // A stack runs up to five processes' worth of pools in one test process, and test files run two at a time on
@@ -110,6 +117,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.vault) {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
+  }
+  let analytics: RunningService | undefined;
+  if (options.analytics) {
+    analytics = await startService(analyticsService, { env, log });
+    env.VESTIBULE_ANALYTICS_URL = `http://127.0.0.1:${analytics.port}`;
   }
   const gatewayEnv = { ...env };
 
@@ -161,6 +173,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     email,
     teams,
     vault,
+    analytics,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -173,6 +186,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await main.close();
       await teams?.stop();
       await vault?.stop();
+      await analytics?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

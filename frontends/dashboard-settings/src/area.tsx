@@ -1,6 +1,6 @@
 /**
- * Project settings: name and description, production mode (with the domain checks that must pass), transfer to
- * another team of the owner, and deletion.
+ * Project settings: name and description, production mode (with the domain checks that must pass), analytics on or
+ * off, transfer to another team of the owner, and deletion.
  */
 import { useState, type FormEvent } from "react";
 import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
@@ -25,6 +25,13 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
   const [setProduction, productionState] = useAction(async (on: boolean) => {
     await p!.update({ isProductionMode: on });
     await project.reload();
+  });
+  // Analytics (apps.installed.analytics.enabled in the rendered config): on unless turned off.
+  const rendered = useLoad(async () => (p ? ((await p.getConfig()) as { apps?: { installed?: { analytics?: { enabled?: boolean } } } }) : null), [p]);
+  const analyticsOn = rendered.value?.apps?.installed?.analytics?.enabled !== false;
+  const [setAnalytics, analyticsState] = useAction(async (on: boolean) => {
+    await p!.updateConfig({ "apps.installed.analytics.enabled": on });
+    await rendered.reload();
   });
   const [transfer, transferState] = useAction(async () => {
     // A call of the signed-in owner on the internal project: they must be an admin of the current owner team and a
@@ -83,6 +90,21 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
         ) : (
           <Alert kind="success">The domain settings pass the production checks.</Alert>
         )}
+      </Card>
+      <Card className="vs-section">
+        <h2>Analytics</h2>
+        {rendered.value ? (
+          <Switch
+            label="Analytics"
+            description="Page views and clicks that the current SDK sends from browsers (charted on the overview). Off: the SDK's batches are refused with ANALYTICS_NOT_ENABLED."
+            checked={analyticsOn}
+            disabled={analyticsState.pending}
+            onChange={(v) => void setAnalytics(v)}
+          />
+        ) : (
+          <Skeleton height={48} />
+        )}
+        <ErrorAlert error={rendered.error ?? analyticsState.error} />
       </Card>
       <Card className="vs-section">
         <h2>Transfer</h2>

@@ -44,7 +44,8 @@ function UserList({ adminApp, basePath }: AreaProps) {
         resetKey={`${debounced}|${version}`}
         fetchPage={async (cursor, limit) => {
           // Newest first, as people look for recent sign-ups; one page per request, never the whole list.
-          const users = await adminApp.listUsers({ cursor: cursor ?? undefined, limit, query: debounced || undefined, orderBy: "signedUpAt", desc: true });
+          // Restricted users are listed too (the detail page shows and edits the restriction).
+          const users = await adminApp.listUsers({ cursor: cursor ?? undefined, limit, query: debounced || undefined, orderBy: "signedUpAt", desc: true, includeRestricted: true });
           return { items: users, nextCursor: users.nextCursor };
         }}
         rowKey={(u) => u.id}
@@ -65,6 +66,7 @@ function UserList({ adminApp, basePath }: AreaProps) {
           },
           { key: "email", header: "E-mail", render: (u) => u.primaryEmail ?? "—", hideOnPhone: true },
           { key: "verified", header: "Verified", render: (u) => (u.primaryEmailVerified ? "Yes" : "No"), hideOnPhone: true },
+          { key: "restricted", header: "Restricted", render: (u) => (u.isRestricted ? "Yes" : "No"), hideOnPhone: true },
           { key: "signed-up", header: "Signed up", render: (u) => u.signedUpAt.toLocaleDateString(), hideOnPhone: true },
         ]}
       />

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { ServerUser } from "@vestibule/js";
+import { RestrictionEditor, restrictionText } from "./restriction.tsx";
 import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, Table, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** `is not valid JSON` (spec §5) when the text does not parse; an empty text means null. */
@@ -53,6 +54,21 @@ function LinkedAccounts({ user, onChanged }: { user: ServerUser; onChanged: () =
         ]}
       />
     </div>
+  );
+}
+
+/** How many passkeys the user has (none while passkey sign-in is off for them), with the last use. */
+function PasskeyCount({ user }: { user: ServerUser }) {
+  const passkeys = useLoad(() => user.listPasskeys(), [user]);
+  if (passkeys.status === "loading") return <Skeleton height={16} width={80} />;
+  if (passkeys.error || !passkeys.value) return <span className="vs-muted">unavailable</span>;
+  const list = passkeys.value;
+  const last = list.map((p) => p.lastUsedAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+  return (
+    <span data-testid="passkey-count">
+      {list.length === 0 ? "None" : `${list.length} passkey${list.length === 1 ? "" : "s"}`}
+      {last ? <span className="vs-muted"> (last used {new Date(last).toLocaleString()})</span> : null}
+    </span>
   );
 }
 
@@ -183,8 +199,14 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
               <dd>{u.lastActiveAt.toLocaleString()}</dd>
               <dt>Sign-in methods</dt>
               <dd>{[u.hasPassword ? "password" : "", u.otpAuthEnabled ? "e-mail code" : "", u.passkeyAuthEnabled ? "passkey" : "", ...u.oauthProviders.map((p) => p.id)].filter(Boolean).join(", ") || "—"}</dd>
+              <dt>Passkeys</dt>
+              <dd>
+                <PasskeyCount key={`k${u.id}`} user={u} />
+              </dd>
               <dt>Two-factor</dt>
               <dd>{u.isMultiFactorRequired ? "On" : "Off"}</dd>
+              <dt>Restriction</dt>
+              <dd>{restrictionText(u)}</dd>
             </dl>
           </Card>
           <Card>
@@ -192,6 +214,9 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
           </Card>
           <Card>
             <MetadataEditor key={`m${u.id}`} user={u} onSaved={user.reload} />
+          </Card>
+          <Card>
+            <RestrictionEditor key={`r${u.id}:${u.restrictedByAdmin}`} user={u} onSaved={user.reload} />
           </Card>
           <Card>
             <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />

@@ -46,6 +46,68 @@ export function BarChart({ title, points }: { title: string; points: readonly { 
   );
 }
 
+const DAY_MS = 86_400_000;
+
+type Points = { date: string; activity: number }[];
+type Analytics = { enabled: false } | { enabled: true; pageViews: Points; activeUsers: Points };
+
+/**
+ * Page views and active users per day (last 30 UTC days) from the project's analytics events (the current SDK sends
+ * them from browsers), through the named queries of POST /internal/analytics/query.
+ */
+async function loadAnalytics(adminApp: StackAdminApp): Promise<Analytics> {
+  const params = { from_millis: Date.now() - 29 * DAY_MS };
+  try {
+    const [views, users] = await Promise.all([
+      adminApp.queryAnalytics({ query: "page_views_per_day", params, timeout_ms: 5_000 }),
+      adminApp.queryAnalytics({ query: "active_users_per_day", params, timeout_ms: 5_000 }),
+    ]);
+    const points = (rows: Record<string, unknown>[], key: string): Points => rows.map((r) => ({ date: String(r.date), activity: Number(r[key]) }));
+    return { enabled: true, pageViews: points(views.result, "page_views"), activeUsers: points(users.result, "active_users") };
+  } catch (err) {
+    if ((err as { errorCode?: string }).errorCode === "ANALYTICS_NOT_ENABLED") return { enabled: false };
+    throw err;
+  }
+}
+
+function AnalyticsCharts({ adminApp }: { adminApp: StackAdminApp }) {
+  const analytics = useLoad(() => loadAnalytics(adminApp), [adminApp]);
+  const a = analytics.value;
+  if (analytics.error) return <ErrorAlert error={analytics.error} />;
+  if (a && !a.enabled) {
+    return (
+      <Card>
+        <p className="vs-muted" style={{ margin: 0 }} data-testid="analytics-off">
+          Analytics is turned off for this project (config <code>apps.installed.analytics.enabled</code>).
+        </p>
+      </Card>
+    );
+  }
+  const sum = (p: Points) => p.reduce((s, d) => s + d.activity, 0);
+  return (
+    <div className="vs-grid-2">
+      <Card>
+        {a?.enabled ? (
+          <div data-testid="page-views" data-total={sum(a.pageViews)}>
+            <BarChart title="Page views per day" points={a.pageViews} />
+          </div>
+        ) : (
+          <Skeleton height={200} />
+        )}
+      </Card>
+      <Card>
+        {a?.enabled ? (
+          <div data-testid="analytics-active-users" data-total={sum(a.activeUsers)}>
+            <BarChart title="Active users per day (analytics events)" points={a.activeUsers} />
+          </div>
+        ) : (
+          <Skeleton height={200} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
 export function OverviewPage({ adminApp, areaHref }: { adminApp: StackAdminApp; areaHref: (s: string, p?: string) => string }) {
   useTitle("Overview · Vestibule");
   const metrics = useLoad(() => adminApp.getMetrics(), [adminApp]);
@@ -73,6 +135,8 @@ export function OverviewPage({ adminApp, areaHref }: { adminApp: StackAdminApp; 
         <Card>{m ? <BarChart title="Sign-ups per day" points={m.daily_users.slice(-30)} /> : <Skeleton height={200} />}</Card>
         <Card>{m ? <BarChart title="Active users per day" points={m.daily_active_users.slice(-30)} /> : <Skeleton height={200} />}</Card>
       </div>
+      <h2 style={{ margin: 0, fontSize: "1.1rem" }}>Analytics</h2>
+      <AnalyticsCharts adminApp={adminApp} />
     </div>
   );
 }

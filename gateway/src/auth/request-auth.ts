@@ -5,6 +5,7 @@ import { header, nonEmptyHeader } from "../http/headers.ts";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import type { CachedProject, KeyCache, ProjectCache } from "./caches.ts";
 import type { UserCache } from "./user-cache.ts";
+import { restrictionOfUser, userViewProject } from "../views/user.ts";
 
 export type AccessType = "client" | "server" | "admin";
 export const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
@@ -128,6 +129,12 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
   if (tokenUser) {
     const record = await deps.users.get(projectId, tokenUser.id);
     if (record) user = { ...tokenUser, record };
+  }
+  // A restricted user's token needs the caller to admit restricted users (latest-sdk.md A6: allow-anonymous-user
+  // admits them too; both SDK generations always send it). Anonymous users were checked with the token above.
+  if (user && !user.record.isAnonymous && header(req, "allow-restricted-user") !== "true" && header(req, "allow-anonymous-user") !== "true") {
+    const restriction = restrictionOfUser(user.record, userViewProject(project));
+    if (restriction.reason) throw knownError("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: restriction.reason });
   }
 
   return {

@@ -33,6 +33,8 @@ export function parseBody(contentType: string | undefined, body: Buffer): unknow
   if (body.length === 0) return undefined;
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "" ) return undefined;
+  // Binary as it came: e.g. the current SDK's gzip analytics batches (decoded by their route, http/compressed-body.ts).
+  if (type === "application/octet-stream") return body;
   let text: string;
   try {
     text = utf8.decode(body);
@@ -57,8 +59,6 @@ export function parseBody(contentType: string | undefined, body: Buffer): unknow
       }
     case "text/plain":
       return text;
-    case "application/octet-stream":
-      return body;
     default:
       throw parsingError(`Unknown content type in request body: ${type}`);
   }

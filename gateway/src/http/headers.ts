@@ -48,6 +48,7 @@ const CONTRACT_HEADERS = [
   "refresh-token",
   "access-token",
   "allow-anonymous-user",
+  "allow-restricted-user",
   "auth",
 ];
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { KnownError, StatusError, fromConnectError, httpStatusForConnectCode, isKnownError, knownError } from "@vestibule/shared/errors";
+import { inCallerDialect } from "./generation.ts";
 import { HEADER_PREFIXES } from "./headers.ts";
 
 /** A plain-text answer (the contract's StatusError kind: no known-error header). */
@@ -15,8 +16,12 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
   return reply.code(status).type("application/json; charset=utf-8").send(text);
 }
 
-/** A known error: its status, `{code, details?, error}` and the known-error header under both prefixes. */
-export function sendKnownError(reply: FastifyReply, err: KnownError): FastifyReply {
+/**
+ * A known error: its status, `{code, details?, error}` and the known-error header under both prefixes, in the dialect
+ * of the caller's SDK generation (generation.ts).
+ */
+export function sendKnownError(reply: FastifyReply, thrown: KnownError): FastifyReply {
+  const err = inCallerDialect(thrown, reply.request);
   for (const p of HEADER_PREFIXES) reply.header(`${p}known-error`, err.code);
   return sendJson(reply, err.httpStatus, err.toJSON());
 }

@@ -70,6 +70,13 @@ export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Acce
   readonly access: A;
   readonly user?: UserRequirement;
   readonly schemas: S;
+  /** Largest request body of this route in bytes (default: the gateway's VESTIBULE_BODY_LIMIT). */
+  readonly bodyLimit?: number;
+  /**
+   * Turns the parsed body into what the body schema validates (e.g. a gzip `application/octet-stream` body into
+   * JSON); runs after the access check, before validation.
+   */
+  decodeBody?(body: unknown): Promise<unknown>;
   handler(ctx: RouteContext<S, A extends "none" ? RequestAuth | null : RequestAuth>): Promise<RouteResult>;
 }
 

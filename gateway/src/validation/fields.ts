@@ -1,5 +1,6 @@
 import Type from "typebox";
 import type { Static, TInteger, TNumberOptions, TObject, TObjectOptions, TProperties, TSchema, TSchemaOptions, TString, TUnsafe } from "typebox";
+import { MAX_URL_LENGTH } from "@vestibule/shared/urls";
 import { STRICT_EMAIL_PATTERN, X_DECODE, X_NON_EMPTY, X_NO_SPACES } from "./formats.ts";
 
 /**
@@ -42,9 +43,12 @@ export function LooseEmail(options?: FieldOptions): TString {
   return string({ format: "email" }, options);
 }
 
-/** A URL the WHATWG parser accepts, without spaces: "contains spaces", "is not a valid URL". */
+/**
+ * A URL the WHATWG parser accepts, without spaces, at most `MAX_URL_LENGTH` (4,096) characters: "contains spaces",
+ * "is not a valid URL", "must be at most 4096 characters". The services refuse to trust longer URLs as well.
+ */
 export function Url(options?: FieldOptions): TString {
-  return string({ [X_NO_SPACES]: true, format: "url" }, options);
+  return string({ [X_NO_SPACES]: true, format: "url", maxLength: MAX_URL_LENGTH }, options);
 }
 
 /**

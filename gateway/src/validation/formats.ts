@@ -11,14 +11,49 @@ const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
-// Standard base64 with correct padding; "" is valid (Stack's isBase64).
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Standard base64 with correct padding; "" is valid (Stack's isBase64). Checked as "alphabet, then at most two `=`,
+// length a multiple of 4", which is what /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/ says, in
+// one pass instead of a backtracking group per quadruple (≈4× faster on a 2 MB body).
+const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/;
 
 /**
  * The extra rule of the contract's strict e-mail (spec §5): no empty dot segment in the local part, and a domain that
  * ends in a dot followed by at least two characters. A plain JSON Schema `pattern`, failing with yup's `matches` text.
  */
 export const STRICT_EMAIL_PATTERN = "^[^.]+(\\.[^.]+)*@.*\\.[^.][^.]+$";
+
+const LINE_TERMINATORS = new Set(["\n", "\r", "\u2028", "\u2029"]);
+
+/**
+ * `STRICT_EMAIL_PATTERN` tested in one linear pass. The regular expression itself backtracks over every `@` of the
+ * input (quadratic: a 40 kB string of `a@` held the event loop for 6 s), and ajv runs it even when `maxLength` has
+ * already failed. Same answers as the expression (checked exhaustively on short strings in the tests): some `@` splits
+ * the string into a local part of non-empty dot-separated segments and a rest in which `.*` (no line terminators)
+ * reaches the last dot, followed by at least two characters. `unicode` counts in code points, as the `u` flag does.
+ */
+export function matchesStrictEmailPattern(value: string, unicode = true): boolean {
+  const chars = unicode ? Array.from(value) : value.split("");
+  const lastDot = chars.lastIndexOf(".");
+  if (lastDot === -1 || chars.length - lastDot - 1 < 2) return false;
+  let lastTerminator = -1;
+  for (let i = 0; i < lastDot; i++) if (LINE_TERMINATORS.has(chars[i]!)) lastTerminator = i;
+  let localPartOk = true; // chars[0..i) has no empty dot segment so far
+  for (let i = 0; i < lastDot; i++) {
+    const c = chars[i]!;
+    if (c === "@" && i > 0 && localPartOk && chars[i - 1] !== "." && i > lastTerminator) return true;
+    if (c === "." && (i === 0 || chars[i - 1] === ".")) localPartOk = false;
+  }
+  return false;
+}
+
+/**
+ * ajv's regular-expression engine (`code.regExp`): `pattern` keywords compile to RegExp, except the patterns whose
+ * backtracking could be driven by input, which get a linear checker with the same answers.
+ */
+export function safeRegExp(pattern: string, flags: string): { test(value: string): boolean } {
+  if (pattern === STRICT_EMAIL_PATTERN) return { test: (value) => matchesStrictEmailPattern(value, flags.includes("u")) };
+  return new RegExp(pattern, flags);
+}
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
@@ -38,7 +73,11 @@ export function isUrl(value: string): boolean {
 }
 
 export function isBase64(value: string): boolean {
-  return BASE64.test(value);
+  if (value.length % 4 !== 0) return false;
+  let end = value.length;
+  if (value.endsWith("==")) end -= 2;
+  else if (value.endsWith("=")) end -= 1;
+  return BASE64_ALPHABET.test(end === value.length ? value : value.slice(0, end));
 }
 
 export function isJsonText(value: string): boolean {

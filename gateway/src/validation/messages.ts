@@ -45,9 +45,9 @@ export function printValue(value: unknown, quoteStrings = false): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Paths: yup writes `body.a.b`, `body.items[0].id`, and `body["a.b"]` for keys containing a dot.
 
-type Segment = string | number;
+export type Segment = string | number;
 
-function joinPath(parent: string, segment: Segment): string {
+export function joinPath(parent: string, segment: Segment): string {
   if (typeof segment === "number") return `${parent}[${segment}]`;
   return segment.includes(".") ? `${parent}["${segment}"]` : `${parent}.${segment}`;
 }

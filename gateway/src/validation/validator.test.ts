@@ -304,7 +304,7 @@ describe("schemas", () => {
       additionalProperties: false,
       required: ["url", "on"],
       properties: {
-        url: { type: "string", "x-no-spaces": true, format: "url" },
+        url: { type: "string", "x-no-spaces": true, format: "url", maxLength: 4096 },
         id: { type: "string", format: "uuid" },
         on: { type: "string", enum: ["true", "false"], "x-decode": "boolean" },
       },

@@ -2,8 +2,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Static, TSchema } from "typebox";
 import Type from "typebox";
-import { ANNOTATION_KEYWORDS, FORMATS, X_DECODE, X_NO_SPACES } from "./formats.ts";
+import { ANNOTATION_KEYWORDS, FORMATS, safeRegExp, X_DECODE, X_NO_SPACES } from "./formats.ts";
 import { describeErrors, formatValidationMessage } from "./messages.ts";
+import { nulLines } from "./text.ts";
 
 /**
  * Request validation with the contract's SCHEMA_ERROR text (errors.md §2). Each part's schema is compiled once by
@@ -70,6 +71,8 @@ function createAjv(): Ajv2020 {
     allowUnionTypes: true,
     unicode: false, // lengths in UTF-16 code units, as yup counts them (`value.length`)
     useDefaults: true,
+    // No input-driven backtracking (formats.ts). `code` names the engine only for standalone code, which is not used.
+    code: { regExp: Object.assign(safeRegExp, { code: "safeRegExp" }) },
     logger: {
       log: console.log,
       error: console.error,
@@ -282,7 +285,8 @@ function runPart(part: Part, raw: unknown): PartResult {
 /**
  * Compiles a route's request schemas once; the returned function validates one request. A part without a schema is
  * not checked (body → `undefined`, query/params → `{}`). A missing body fails with "body must be defined" unless the
- * body schema is `Optional(...)`. Lines come in this order: `extraErrors`, body, query, params.
+ * body schema is `Optional(...)`. Lines come in this order: `extraErrors`, body, query, params; within a part, text
+ * that PostgreSQL cannot store (NUL, text.ts) comes first.
  */
 export function compileRequestValidator<const S extends RequestSchemas>(schemas: S): RequestValidator<S> {
   const parts: Part[] = [];
@@ -294,6 +298,7 @@ export function compileRequestValidator<const S extends RequestSchemas>(schemas:
     const lines: string[] = input.extraErrors ? [...input.extraErrors] : [];
     const values: Record<PartName, unknown> = { body: undefined, query: {}, params: {} };
     for (const part of parts) {
+      lines.push(...nulLines(input[part.name], part.name));
       const result = runPart(part, input[part.name]);
       if (result.ok) values[part.name] = result.value;
       else lines.push(...result.lines);

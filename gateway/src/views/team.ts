@@ -52,5 +52,8 @@ export function memberProfileView(m: TeamMember, user: User | undefined): Record
 }
 
 export function invitationView(i: TeamInvitation): Record<string, unknown> {
-  return { id: i.id, team_id: i.teamId, expires_at_millis: Number(i.expiresAtMillis), recipient_email: i.recipientEmail };
+  const view: Record<string, unknown> = { id: i.id, team_id: i.teamId, expires_at_millis: Number(i.expiresAtMillis), recipient_email: i.recipientEmail };
+  // Listed by recipient (the current SDK's `user_id` listing): the team's name too.
+  if (i.teamDisplayName) view.team_display_name = i.teamDisplayName;
+  return view;
 }

@@ -1,6 +1,8 @@
 import type { User } from "@vestibule/proto/identity/v1/user";
 import type { ContactChannel } from "@vestibule/proto/identity/v1/user";
 import type { Team } from "@vestibule/proto/teams_permissions/v1/team";
+import { requiresEmailVerification, restrictionOf, type Restriction } from "@vestibule/shared/restriction";
+import type { CachedProject } from "../auth/caches.ts";
 import { clientTeamView, serverTeamView } from "./team.ts";
 
 function json(text: string): unknown {
@@ -24,13 +26,37 @@ function selectedTeamId(u: User, team: SelectedTeam): string | null {
   return team === null ? null : u.selectedTeamId;
 }
 
-const restriction = { is_restricted: false, restricted_reason: null } as const;
+/** The project facts a user view needs (the restriction rule's setting), from the gateway's project cache. */
+export interface UserViewProject {
+  readonly requireEmailVerification: boolean;
+}
+
+export function userViewProject(p: CachedProject): UserViewProject {
+  return { requireEmailVerification: requiresEmailVerification(p.renderedConfig) };
+}
+
+/** Whether the user is restricted and why (@vestibule/shared/restriction), for views and request checks. */
+export function restrictionOfUser(u: User, project: UserViewProject): Restriction {
+  return restrictionOf({ isAnonymous: u.isAnonymous, primaryEmailVerified: u.primaryEmailVerified, restrictedByAdmin: u.restrictedByAdmin }, project);
+}
+
+/** The restriction fields both shapes show (the current SDK's user shape, latest-sdk.md B). */
+function restrictionFields(u: User, project: UserViewProject): Record<string, unknown> {
+  const r = restrictionOfUser(u, project);
+  return {
+    is_restricted: r.isRestricted,
+    restricted_reason: r.reason,
+    restricted_by_admin: u.restrictedByAdmin,
+    restricted_by_admin_reason: u.restrictedByAdminReason ?? null,
+  };
+}
 
 /**
- * The user as server and admin callers see it (contract endpoints.md §0). `is_restricted` / `restricted_reason`
- * are read by newer published SDKs (a restricted user counts as signed out there); Vestibule has no restricted users.
+ * The user as server and admin callers see it (contract endpoints.md §0), with the current SDK's restriction fields,
+ * `country_code` and `risk_scores` (latest-sdk.md B). A restricted user counts as signed out in that SDK unless the
+ * app asks for restricted users.
  */
-export function serverUserView(u: User, team?: SelectedTeam): Record<string, unknown> {
+export function serverUserView(u: User, team: SelectedTeam, project: UserViewProject): Record<string, unknown> {
   return {
     id: u.id,
     primary_email: u.primaryEmail ?? null,
@@ -53,12 +79,14 @@ export function serverUserView(u: User, team?: SelectedTeam): Record<string, unk
     auth_with_email: u.hasPassword || u.otpAuthEnabled,
     requires_totp_mfa: u.requiresTotpMfa,
     risk_scores: { sign_up: { bot: u.riskScores?.signUpBot ?? 0, free_trial_abuse: u.riskScores?.signUpFreeTrialAbuse ?? 0 } },
-    ...restriction,
+    country_code: u.countryCode ?? null,
+    ...restrictionFields(u, project),
+    restricted_by_admin_private_details: u.restrictedByAdminPrivateDetails ?? null,
   };
 }
 
 /** The user as a client sees itself (no server metadata, no last-active time). */
-export function clientUserView(u: User, team?: SelectedTeam): Record<string, unknown> {
+export function clientUserView(u: User, team: SelectedTeam, project: UserViewProject): Record<string, unknown> {
   return {
     id: u.id,
     primary_email: u.primaryEmail ?? null,
@@ -77,7 +105,7 @@ export function clientUserView(u: User, team?: SelectedTeam): Record<string, unk
     passkey_auth_enabled: u.passkeyAuthEnabled,
     is_anonymous: u.isAnonymous,
     selected_team: team ? clientTeamView(team) : null,
-    ...restriction,
+    ...restrictionFields(u, project),
   };
 }
 

@@ -124,6 +124,20 @@ export interface AdminMetrics {
   readonly login_methods: readonly { readonly method: string; readonly count: number }[];
 }
 
+/** `queryAnalytics` options (as the published SDK's): a named query of the analytics service and its params. */
+export interface AnalyticsQueryOptions {
+  /** page_views_per_day, active_users_per_day, events_per_day, event_types, top_pages or recent_events. */
+  query: string;
+  params?: Record<string, unknown>;
+  timeout_ms?: number;
+  include_all_branches?: boolean;
+}
+
+export interface AnalyticsQueryResponse {
+  readonly result: Record<string, unknown>[];
+  readonly query_id: string;
+}
+
 export const TRANSFER_NEEDS_INTERNAL_USER_MESSAGE =
   "transfer(user, teamId) needs a signed-in user of the internal project's client app (the user moves the project between their teams).";
 
@@ -173,6 +187,14 @@ export class StackAdminApp extends StackServerApp {
   /** Totals, sign-ups and active users per day (last 30 UTC days), countries, login methods, recent users. */
   async getMetrics(includeAnonymous = false): Promise<AdminMetrics> {
     return this.admin<AdminMetrics>("/internal/metrics", { query: { include_anonymous: includeAnonymous ? "true" : undefined } });
+  }
+
+  /** Runs a named analytics query (POST /internal/analytics/query; services/analytics/README.md lists them). */
+  async queryAnalytics(options: AnalyticsQueryOptions): Promise<AnalyticsQueryResponse> {
+    return this.admin<AnalyticsQueryResponse>("/internal/analytics/query", {
+      method: "POST",
+      body: { query: options.query, params: options.params ?? {}, timeout_ms: options.timeout_ms ?? 1_000, include_all_branches: options.include_all_branches ?? false },
+    });
   }
 
   /** @internal */

@@ -68,6 +68,7 @@ import { projectUpdateBody } from "./project-body.ts";
 import type { AdminOwnedProject, AdminProjectCreateOptions } from "./admin-app.ts";
 import type {
   ActiveSession,
+  Passkey,
   ApiKeyCreationOptions,
   ContactChannel,
   ContactChannelCreateOptions,
@@ -172,6 +173,17 @@ function ownedProject(source: OwnedProjectSource): AdminOwnedProject {
 }
 
 let anonymousIds = 0;
+
+/** A passkey of `GET /auth/passkeys`. */
+export function passkeyFrom(p: Json): Passkey {
+  return {
+    id: p.id as string,
+    name: p.name as string,
+    createdAt: new Date(p.created_at_millis as number),
+    lastUsedAt: p.last_used_at_millis ? new Date(p.last_used_at_millis as number) : null,
+    transports: (p.transports ?? []) as string[],
+  };
+}
 
 export class StackClientApp {
   readonly projectId: string;
@@ -949,6 +961,17 @@ export class StackClientApp {
           if (KnownErrors.PasskeyRegistrationFailed.isInstance(err) || KnownErrors.PasskeyWebAuthnError.isInstance(err)) return Result.error(err);
           throw err;
         }
+      },
+      listPasskeys: async (): Promise<Passkey[]> => {
+        const r = await this.api.json<{ items: Json[] }>("/auth/passkeys?user_id=me", { session });
+        return r.items.map(passkeyFrom);
+      },
+      renamePasskey: async (id: string, name: string) => {
+        await this.api.send(`/auth/passkeys/${encodeURIComponent(id)}?user_id=me`, { method: "PATCH", body: { name }, session });
+      },
+      deletePasskey: async (id: string) => {
+        await this.api.send(`/auth/passkeys/${encodeURIComponent(id)}?user_id=me`, { method: "DELETE", session });
+        await this.refreshUserCaches(session);
       },
     };
   }

@@ -22,6 +22,8 @@ export { StackServerApp, DATA_VAULT_UNEXPECTED_ERROR_MESSAGE } from "./server-ap
 export { StackAdminApp, TRANSFER_NEEDS_INTERNAL_USER_MESSAGE } from "./admin-app.ts";
 export type {
   AdminMetrics,
+  AnalyticsQueryOptions,
+  AnalyticsQueryResponse,
   AdminOwnedProject,
   AdminProject,
   AdminProjectConfig,

@@ -13,7 +13,7 @@ import {
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
-import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, customerOf, userUpdateBody, type Json } from "./client-app.ts";
+import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, passkeyFrom, customerOf, userUpdateBody, type Json } from "./client-app.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {
@@ -50,6 +50,9 @@ export function serverUserUpdateBody(u: ServerUserUpdateOptions): Json {
     client_read_only_metadata: u.clientReadOnlyMetadata,
     server_metadata: u.serverMetadata,
     password: u.password,
+    restricted_by_admin: u.restrictedByAdmin,
+    restricted_by_admin_reason: u.restrictedByAdminReason,
+    restricted_by_admin_private_details: u.restrictedByAdminPrivateDetails,
   };
 }
 
@@ -154,6 +157,7 @@ export class StackServerApp extends StackClientApp {
         order_by: options.orderBy === undefined ? undefined : "signed_up_at",
         query: options.query,
         include_anonymous: options.includeAnonymous ? "true" : undefined,
+        include_restricted: options.includeRestricted ? "true" : undefined,
       },
     });
     const users = r.items.map((u) => this.serverUserFrom(u));
@@ -362,6 +366,11 @@ export class StackServerApp extends StackClientApp {
       ...this.baseUserFields(json),
       lastActiveAt: new Date(json.last_active_at_millis ?? json.signed_up_at_millis),
       serverMetadata: json.server_metadata ?? null,
+      isRestricted: json.is_restricted === true,
+      restrictedReason: json.restricted_reason ?? null,
+      restrictedByAdmin: json.restricted_by_admin === true,
+      restrictedByAdminReason: json.restricted_by_admin_reason ?? null,
+      restrictedByAdminPrivateDetails: json.restricted_by_admin_private_details ?? null,
       get selectedTeam() {
         return json.selected_team ? app.serverTeamFrom(json.selected_team) : null;
       },
@@ -487,6 +496,7 @@ export class StackServerApp extends StackClientApp {
         this.teamProfileFrom(null, team.id, await api.json<Json>(`/team-member-profiles/${team.id}/${id}`, { accessType: "server" })),
       createApiKey: async (options) => this.createApiKey(null, "user", id, options) as never,
       listApiKeys: async () => this.listApiKeys(null, "user", id) as never,
+      listPasskeys: async () => (await api.json<{ items: Json[] }>("/auth/passkeys", { accessType: "server", query: { user_id: id } })).items.map(passkeyFrom),
       listOAuthProviders: async () =>
         (await api.json<{ items: Json[] }>("/oauth-providers", { accessType: "server", query: { user_id: id } })).items.map((p) => this.oauthProviderFrom(null, p)),
       getOAuthProvider: async (providerId) => {

@@ -114,12 +114,25 @@ export interface ActiveSession {
   readonly isCurrentSession: boolean;
   readonly geoInfo?: GeoInfo;
 }
+/** One of the signed-in user's passkeys (Vestibule's own `/auth/passkeys`). */
+export interface Passkey {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly transports: readonly string[];
+}
 export interface Auth {
   readonly currentSession: Session;
   signOut(options?: { redirectUrl?: URL | string }): Promise<void>;
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
   registerPasskey(options?: { hostname?: string }): Promise<Result<undefined, KnownErrorOfName<"PasskeyRegistrationFailed"> | KnownErrorOfName<"PasskeyWebAuthnError">>>;
+  /** The user's passkeys, oldest first (Vestibule extension). */
+  listPasskeys(): Promise<Passkey[]>;
+  renamePasskey(id: string, name: string): Promise<void>;
+  /** Removes a passkey; removing the last one turns passkey sign-in off for the user. */
+  deletePasskey(id: string): Promise<void>;
 }
 
 // ---- Users -------------------------------------------------------------------------------------------------
@@ -161,6 +174,12 @@ export interface ServerUserUpdateOptions extends UserUpdateOptions {
   clientReadOnlyMetadata?: ReadonlyJson;
   serverMetadata?: ReadonlyJson;
   password?: string;
+  /** Restrict the user (false lifts it, clearing the reason and details). */
+  restrictedByAdmin?: boolean;
+  /** Shown to the user. */
+  restrictedByAdminReason?: string | null;
+  /** For administrators only. */
+  restrictedByAdminPrivateDetails?: string | null;
 }
 export interface ServerUserCreateOptions {
   primaryEmail?: string | null;
@@ -180,6 +199,8 @@ export interface ServerListUsersOptions {
   desc?: boolean;
   query?: string;
   includeAnonymous?: boolean;
+  /** Also users who are restricted (unverified where verification is required, or restricted by an admin). */
+  includeRestricted?: boolean;
 }
 
 export interface TeamPermission {
@@ -391,9 +412,20 @@ export interface InternalUserExtra {
 }
 export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
+/** Why a user is restricted (the current Stack SDK's shape). */
+export type RestrictedReason = { readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
+
 export interface ServerUserExtra {
   readonly lastActiveAt: Date;
+  /** The user's passkeys, oldest first (Vestibule extension; GET /auth/passkeys?user_id=). */
+  listPasskeys(): Promise<Passkey[]>;
   readonly serverMetadata: any;
+  /** Anonymous, unverified where the project requires verified e-mails, or restricted by an administrator. */
+  readonly isRestricted: boolean;
+  readonly restrictedReason: RestrictedReason | null;
+  readonly restrictedByAdmin: boolean;
+  readonly restrictedByAdminReason: string | null;
+  readonly restrictedByAdminPrivateDetails: string | null;
   setPrimaryEmail(email: string | null, options?: { verified?: boolean }): Promise<void>;
   setServerMetadata(metadata: any): Promise<void>;
   setClientReadOnlyMetadata(metadata: any): Promise<void>;

@@ -15,6 +15,7 @@ export function tokenUser(user: User): TokenUser {
     isAnonymous: user.isAnonymous,
     requiresTotpMfa: user.requiresTotpMfa,
     signedUpAtMillis: Number(user.signedUpAtMillis),
+    restrictedByAdmin: user.restrictedByAdmin,
   };
 }
 
@@ -70,6 +71,7 @@ export class AccessTokens {
       user,
       nowSeconds,
       lifetimeSeconds: settings.accessTokenLifetimeSeconds,
+      requireEmailVerification: settings.requireEmailVerification,
     });
     return signEs256(key, claims);
   }

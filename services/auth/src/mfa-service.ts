@@ -56,20 +56,25 @@ export function createMfaService(rt: AuthRuntime, sec: SecurityRuntime): Service
       if (!user) throw knownError("VERIFICATION_CODE_NOT_FOUND");
       // Wrong codes count per user (whatever attempt code they come with) and per IP: a guesser is slowed down to a
       // handful of tries before each growing block, besides the attempt code's own 20-try limit.
-      const attempt = await limiter.begin({ method: "totp", projectId: req.projectId, account: user.id, ip: ip || undefined });
-      const step = await totp.match(req.projectId, user.id, req.totp);
-      if (step === undefined) {
-        await attempt.failure();
-        throw knownError("INVALID_TOTP_CODE");
-      }
       const s = await settings.get(req.projectId);
-      const session = await withTransaction(pool, async (tx) => {
-        // A concurrent request with the same (or a later) code won: this one is a replay.
-        if (!(await totp.useStep(tx, req.projectId, user.id, step))) throw knownError("INVALID_TOTP_CODE");
-        await codes.consume(tx, row);
-        return sessions.open(tx, { projectId: req.projectId, userId: user.id, ip, isSignIn: true });
+      const session = await limiter.guard({ method: "totp", projectId: req.projectId, account: user.id, ip: ip || undefined }, async (attempt) => {
+        const step = await totp.match(req.projectId, user.id, req.totp);
+        if (step === undefined) throw knownError("INVALID_TOTP_CODE");
+        try {
+          const opened = await withTransaction(pool, async (tx) => {
+            // A concurrent request with the same (or a later) code won: this one is a replay.
+            if (!(await totp.useStep(tx, req.projectId, user.id, step))) throw knownError("INVALID_TOTP_CODE");
+            await codes.consume(tx, row);
+            return sessions.open(tx, { projectId: req.projectId, userId: user.id, ip, isSignIn: true });
+          });
+          attempt.success();
+          return opened;
+        } catch (err) {
+          // The code was right: a replay or a used attempt code is not a wrong guess.
+          attempt.release();
+          throw err;
+        }
       });
-      await attempt.success();
       return { result: await sessions.result(s, user, session, row.data.is_new_user === true) };
     },
   };

@@ -43,8 +43,7 @@ export function createOtpService(rt: AuthRuntime): ServiceImpl<typeof OtpService
       if (!found.user && !s.allowSignUp) throw knownError("SIGN_UP_NOT_ENABLED");
       if (!isRedirectUrlTrusted(req.callbackUrl, s.redirectTrust)) throw knownError("REDIRECT_URL_NOT_WHITELISTED");
       // Throttles e-mails to one inbox (its own method: never blocks sign-in).
-      const sends = await limiter.begin({ method: "otp_send", projectId: req.projectId, account: email });
-      await sends.failure();
+      await limiter.count({ method: "otp_send", projectId: req.projectId, account: email });
       const userId = found.user?.id ?? "";
       const code = await withTransaction(pool, async (tx) => {
         const c = await codes.create(tx, { projectId: req.projectId, purpose: "otp_sign_in", userId: isUuid(userId) ? userId : null, data: { email } });

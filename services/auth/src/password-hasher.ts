@@ -17,6 +17,8 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
  */
 export class PasswordHasher {
   private dummy: Promise<string> | undefined;
+  /** Password checks started so far (real and dummy): how tests see how many guesses were actually checked. */
+  verifications = 0;
 
   hash(password: string): Promise<string> {
     return argon2Hash(password, ARGON2_OPTIONS);
@@ -24,6 +26,7 @@ export class PasswordHasher {
 
   /** True when `password` matches `stored` (argon2id PHC or bcrypt MCF); a malformed hash never matches. */
   async verify(stored: string, password: string): Promise<boolean> {
+    this.verifications++;
     try {
       switch (passwordHashKind(stored)) {
         case "argon2id":
@@ -40,6 +43,7 @@ export class PasswordHasher {
 
   /** Verifies against a throw-away hash with the current parameters; always false. Same cost as a real check. */
   async verifyDummy(password: string): Promise<false> {
+    this.verifications++;
     await argon2Verify(await this.dummyHash(), password).catch(() => false);
     return false;
   }

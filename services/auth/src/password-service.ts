@@ -182,12 +182,10 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       assertPasswordRules(req.newPassword);
       const stored = isUuid(req.userId) ? await credentialStore.get(pool, req.projectId, req.userId) : undefined;
       if (!stored) throw knownError("USER_DOES_NOT_HAVE_PASSWORD");
-      const attempt = await limiter.begin({ method: "password_update", projectId: req.projectId, account: req.userId, ip: req.client?.ip || undefined });
-      if (!(await hasher.verify(stored, req.oldPassword))) {
-        await attempt.failure();
-        throw knownError("PASSWORD_CONFIRMATION_MISMATCH");
-      }
-      await attempt.success();
+      await limiter.guard({ method: "password_update", projectId: req.projectId, account: req.userId, ip: req.client?.ip || undefined }, async (attempt) => {
+        if (!(await hasher.verify(stored, req.oldPassword))) throw knownError("PASSWORD_CONFIRMATION_MISMATCH");
+        attempt.success();
+      });
       const passwordHash = await hasher.hash(req.newPassword);
       const keep = (req.keepRefreshToken ? await sessions.sessionIdOfToken(req.projectId, req.keepRefreshToken) : undefined) || req.keepSessionId || undefined;
       await withTransaction(pool, async (tx) => {
@@ -241,8 +239,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       assertTrusted(s, req.callbackUrl);
       const email = normalizeEmail(req.email);
       // Throttles e-mails to one inbox (a separate method: never blocks sign-in); the same for unknown addresses.
-      const sends = await limiter.begin({ method: "password_reset_send", projectId: req.projectId, account: email });
-      await sends.failure();
+      await limiter.count({ method: "password_reset_send", projectId: req.projectId, account: email });
       const user = await findAuthUser(req.projectId, email);
       if (user) {
         await withTransaction(pool, async (tx) => {

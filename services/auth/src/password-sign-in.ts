@@ -3,7 +3,6 @@ import type { SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { knownError } from "@vestibule/shared/errors";
-import type { AttemptKeys } from "@vestibule/shared/rate-limit";
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
 import { requireSecondFactor } from "./second-factor.ts";
@@ -34,10 +33,11 @@ export const MAX_SIGN_IN_BATCH = 256;
 /**
  * Password sign-in, for one or many attempts at once (SignInWithPassword is a batch of one; gateways batch
  * concurrent sign-ins into SignInWithPasswords). Per batch, not per item: one identity call finds the users of every
- * e-mail (FindUsersByAuthEmails), one query reads their password hashes together with the brute-force counters of
- * every e-mail and IP, one statement opens every session. Per item: the 429 of a blocked account or IP (before any
- * argon2 work), an argon2 check on the thread pool (against a dummy hash when the e-mail is unknown or has no password,
- * so the answer takes as long), failure counting, the re-hash of an imported or outdated hash, and the second factor.
+ * e-mail (FindUsersByAuthEmails), one query reads their password hashes, one transaction reserves the brute-force
+ * attempts of every item (per e-mail and per IP, each item counted: `RateLimiter.guardMany`) and one more records
+ * their outcomes, one statement opens every session. Per item: the 429 of a blocked account or IP (before any argon2
+ * work), an argon2 check on the thread pool (against a dummy hash when the e-mail is unknown or has no password, so
+ * the answer takes as long), the re-hash of an imported or outdated hash, and the second factor.
  *
  * One item's failure never fails another; a failure of a shared step (identity or Postgres unreachable) fails the
  * items that needed it, with that error.
@@ -86,38 +86,51 @@ export class PasswordSignIns {
       }
     }
 
-    // Password hashes and brute-force counters of every item, in one query.
-    const keys: AttemptKeys[] = new Array(inputs.length);
-    for (const i of pending()) keys[i] = limiter.keysOf({ method: "password", projectId: inputs[i]!.projectId, account: emails[i], ip: inputs[i]!.ip || undefined });
-    let stored: { passwordHashes: Map<string, string>; attempts: Map<string, number> };
+    // The password hashes of every item, in one query.
+    const checking = pending();
+    let passwordHashes: Map<string, string>;
     try {
-      const checking = pending();
-      stored = await credentialStore.getManyWithAttempts(
+      passwordHashes = await credentialStore.getMany(
         ctx.pool,
         checking.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]?.id ?? NO_USER })),
-        [...new Set(checking.flatMap((i) => keys[i]!.list))],
       );
     } catch (error) {
-      for (const i of pending()) fail(i, error);
+      for (const i of checking) fail(i, error);
       return out as PasswordSignInOutcome[];
     }
 
-    // Each item's checks, concurrently (the argon2 work runs on the thread pool).
+    // Each item's check once the limiter reserved its attempt (refused items get the 429 before any argon2 work;
+    // the argon2 work runs on the thread pool, the items of a round concurrently).
+    const verified: number[] = [];
+    let guarded: ({ error: unknown } | undefined)[];
+    try {
+      guarded = await limiter.guardMany(
+        checking.map((i) => ({ method: "password", projectId: inputs[i]!.projectId, account: emails[i], ip: inputs[i]!.ip || undefined })),
+        async (k, attempt) => {
+          const i = checking[k]!;
+          const x = inputs[i]!;
+          const user = users[i];
+          const hash = user ? passwordHashes.get(credentialKey(x.projectId, user.id)) : undefined;
+          const ok = hash ? await hasher.verify(hash, x.password) : await hasher.verifyDummy(x.password);
+          if (!ok || !user || !hash) throw knownError("EMAIL_PASSWORD_MISMATCH");
+          attempt.success();
+          verified.push(i);
+        },
+      );
+    } catch (error) {
+      for (const i of checking) fail(i, error);
+      return out as PasswordSignInOutcome[];
+    }
+    checking.forEach((i, k) => guarded[k] && fail(i, guarded[k].error));
+
+    // What a right password leads to: the re-hash of an imported or outdated hash, then the second factor.
     const accepted: number[] = [];
     await Promise.all(
-      pending().map(async (i) => {
+      verified.map(async (i) => {
         const x = inputs[i]!;
-        const user = users[i];
-        const hash = user ? stored.passwordHashes.get(credentialKey(x.projectId, user.id)) : undefined;
+        const user = users[i]!;
+        const hash = passwordHashes.get(credentialKey(x.projectId, user.id))!;
         try {
-          const state = new Map(keys[i]!.list.filter((k) => stored.attempts.has(k)).map((k) => [k, stored.attempts.get(k)!]));
-          const attempt = limiter.start(keys[i]!, state);
-          const ok = hash ? await hasher.verify(hash, x.password) : await hasher.verifyDummy(x.password);
-          if (!ok || !user || !hash) {
-            await attempt.failure();
-            throw knownError("EMAIL_PASSWORD_MISMATCH");
-          }
-          await attempt.success();
           if (hasher.needsRehash(hash)) await this.rehash(x, user, hash);
           await this.assertNoSecondFactor(x.projectId, user);
           accepted.push(i);

@@ -39,5 +39,5 @@ export class RecentClaims {
 }
 
 function fingerprint(u: TokenUser, version: number): string {
-  return JSON.stringify([version, u.displayName, u.primaryEmail, u.primaryEmailVerified, u.selectedTeamId, u.isAnonymous, u.requiresTotpMfa, u.signedUpAtMillis]);
+  return JSON.stringify([version, u.displayName, u.primaryEmail, u.primaryEmailVerified, u.selectedTeamId, u.isAnonymous, u.requiresTotpMfa, u.signedUpAtMillis, u.restrictedByAdmin ?? false]);
 }

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
@@ -8,8 +9,10 @@ import { VerificationService } from "@vestibule/proto/auth/v1/verification_servi
 import { ApiKeyService } from "@vestibule/proto/auth/v1/api_key_service";
 import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
+import { PasskeyService } from "@vestibule/proto/auth/v1/passkey_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
 import type { ServiceDefinition } from "@vestibule/shared/service";
+import { createAccountService } from "./account-service.ts";
 import { startJanitor } from "./janitor.ts";
 import { createOtpService } from "./otp-service.ts";
 import { createOAuthService } from "./oauth/service.ts";
@@ -23,14 +26,15 @@ import { createVerificationService } from "./verification-service.ts";
 import { createApiKeyService } from "./api-key-service.ts";
 import { createCliLoginService } from "./cli-login-service.ts";
 import { createMfaService } from "./mfa-service.ts";
+import { createPasskeyService } from "./passkeys/passkey-service.ts";
 import { securityRuntime, startSecurity } from "./security-runtime.ts";
 
 /**
  * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
  * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification),
  * brute-force protection, user and team API keys, TOTP multi-factor authentication, CLI login and magic-link /
- * one-time-code sign-in (otp-service.ts), OAuth sign-in, linked provider accounts and connected-account tokens
- * (oauth/). Users themselves live in identity, which it calls; it asks
+ * one-time-code sign-in (otp-service.ts), passkeys (passkeys/), OAuth sign-in, linked provider accounts and
+ * connected-account tokens (oauth/). Users themselves live in identity, which it calls; it asks
  * teams-permissions who manages a team's API keys (team-directory.ts); it consumes
  * identity.user.created/updated/deleted.v1 and teams_permissions.team.deleted.v1 and publishes
  * auth.email.requested.v1, auth.session.revoked.v1, auth.signing_key.rotated.v1 and auth.api_key.{updated,deleted}.v1.
@@ -46,6 +50,8 @@ export const authService: ServiceDefinition = {
     MfaService.typeName,
     CliLoginService.typeName,
     OtpService.typeName,
+    AccountService.typeName,
+    PasskeyService.typeName,
     OAuthService.typeName,
   ],
   routes(router, ctx) {
@@ -58,6 +64,8 @@ export const authService: ServiceDefinition = {
     router.service(MfaService, createMfaService(rt, sec));
     router.service(CliLoginService, createCliLoginService(rt));
     router.service(OtpService, createOtpService(rt));
+    router.service(AccountService, createAccountService(rt));
+    router.service(PasskeyService, createPasskeyService(rt));
     router.service(OAuthService, createOAuthService(rt));
   },
   async start(ctx) {

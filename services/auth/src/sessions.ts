@@ -68,6 +68,15 @@ export interface NewSessionInput {
   readonly isSignIn: boolean;
 }
 
+/**
+ * A session that had to be revoked (its refresh token was reused) but could not be: the refresh itself is refused
+ * anyway, and the session's tokens stay valid until a later attempt or its expiry, so this is logged as an error for
+ * the operator instead of being dropped.
+ */
+function revokeFailed(log: Logger, session: { project_id: string; id: string; user_id: string }, err: unknown): void {
+  log.error({ err, project_id: session.project_id, session_id: session.id, user_id: session.user_id }, "could not revoke the session after refresh-token reuse");
+}
+
 export class Sessions {
   /** Claims snapshots stored lately by sign-ins: a user signing in again does not rewrite an unchanged one. */
   private readonly recentClaims = new RecentClaims();
@@ -218,7 +227,7 @@ export class Sessions {
       await Promise.all(
         [...revoke.values()].map((r) => {
           log.warn({ project_id: r.project_id, session_id: r.id, user_id: r.user_id }, "rotated refresh token reused; session revoked");
-          return this.revoke(r.project_id, r.id).catch(() => {});
+          return this.revoke(r.project_id, r.id).catch((err: unknown) => revokeFailed(log, r, err));
         }),
       );
       // The current token of a session revoked just now (also in this batch) is refused at once.
@@ -288,7 +297,7 @@ export class Sessions {
       await Promise.all(
         [...revoke.values()].map((r) => {
           log.warn({ project_id: r.project_id, session_id: r.id, user_id: r.user_id }, "refresh token used concurrently under rotation; session revoked");
-          return this.revoke(r.project_id, r.id).catch(() => {});
+          return this.revoke(r.project_id, r.id).catch((err: unknown) => revokeFailed(log, r, err));
         }),
       );
     }

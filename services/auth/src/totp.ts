@@ -14,6 +14,9 @@ function context(projectId: string, userId: string): string {
  * or one either side, and only a step after the last one used (a code works once; an older code never again).
  */
 export class TotpSecrets {
+  /** Codes compared with a user's secret so far: how tests see how many guesses were actually checked. */
+  verifications = 0;
+
   constructor(private readonly deps: { pool: Pool; secrets: SecretBox }) {}
 
   async set(db: Queryable, projectId: string, userId: string, secret: Uint8Array): Promise<void> {
@@ -34,6 +37,7 @@ export class TotpSecrets {
     if (!row) return undefined;
     const secret = await this.deps.secrets.decryptToBuffer(row.secret_ciphertext, context(projectId, userId));
     const epoch = Math.floor(nowMillis / 1000);
+    this.verifications++;
     try {
       const result = await verify({
         secret: new Uint8Array(secret),

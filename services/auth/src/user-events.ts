@@ -9,6 +9,7 @@ import { claimsStore } from "./store/claims-store.ts";
 import { oauthStore } from "./oauth/store.ts";
 import { codeStore } from "./store/code-store.ts";
 import { credentialStore } from "./store/credential-store.ts";
+import { passkeyStore } from "./passkeys/passkey-store.ts";
 import { sessionStore } from "./store/session-store.ts";
 
 async function storeSnapshot(tx: PoolClient, user: User | undefined): Promise<void> {
@@ -16,11 +17,34 @@ async function storeSnapshot(tx: PoolClient, user: User | undefined): Promise<vo
   await claimsStore.upsert(tx, { ...tokenUser(user), projectId: user.projectId, version: Number(user.version) });
 }
 
+/** Passkeys turned off for a user (`passkey_auth_enabled` false): the credentials enabled before that version go. */
+async function disablePasskeys(tx: PoolClient, user: User | undefined): Promise<void> {
+  if (!user || user.passkeyAuthEnabled || !isUuid(user.id) || !user.projectId) return;
+  await passkeyStore.deleteEnabledBefore(tx, user.projectId, user.id, Number(user.version));
+}
+
+/**
+ * What auth removes of a deleted user, in the caller's transaction: sessions (with their refresh tokens), password,
+ * passkeys, one-time codes, and the claims snapshot, which becomes a tombstone that late events cannot revive. Idempotent.
+ * Returns the number of sessions removed.
+ */
+export async function forgetDeletedUser(ctx: ServiceContext, tx: PoolClient, projectId: string, userId: string): Promise<number> {
+  const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
+  await credentialStore.delete(tx, projectId, userId);
+  await passkeyStore.deleteForUser(tx, projectId, userId);
+  await codeStore.deleteForUser(tx, projectId, userId);
+  await oauthStore.deleteAccountsOfUser(tx, projectId, userId);
+  await claimsStore.tombstone(tx, projectId, userId);
+  if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
+  return sessions;
+}
+
 /**
  * The identity user events the auth service follows, each a durable, idempotent consumer (consumeEvents records the
  * event id in the handler's transaction, so a redelivery changes nothing):
  *  - identity.user.created.v1 / .updated.v1 → the user's claims snapshot (what access tokens say), newest version wins;
- *  - identity.user.deleted.v1 → the user's sessions, password and one-time codes go, and the snapshot becomes a
+ *    an update that turns passkey_auth_enabled off removes the passkeys enabled before it;
+ *  - identity.user.deleted.v1 → the user's sessions, password, passkeys and one-time codes go, and the snapshot becomes a
  *    tombstone that late events cannot revive.
  */
 export async function startUserEventConsumers(ctx: ServiceContext): Promise<() => Promise<void>> {
@@ -42,7 +66,10 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
         log,
         consumer: CONSUMERS.userUpdated,
         event: ConsumedEvents.userUpdated,
-        handler: ({ payload }, tx) => storeSnapshot(tx, payload.user),
+        handler: async ({ payload }, tx) => {
+          await storeSnapshot(tx, payload.user);
+          await disablePasskeys(tx, payload.user);
+        },
       }),
       await consumeEvents({
         bus,
@@ -57,12 +84,7 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
             log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
             return;
           }
-          const sessions = await sessionStore.deleteForUser(tx, projectId, userId);
-          await credentialStore.delete(tx, projectId, userId);
-          await codeStore.deleteForUser(tx, projectId, userId);
-          await oauthStore.deleteAccountsOfUser(tx, projectId, userId);
-          await claimsStore.tombstone(tx, projectId, userId);
-          if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
+          const sessions = await forgetDeletedUser(ctx, tx, projectId, userId);
           log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
         },
       }),

@@ -7,7 +7,13 @@ import type { RateLimiter } from "@vestibule/shared/rate-limit";
 import { codeStore, type CodeRow } from "./store/code-store.ts";
 
 /** What a code is for; a code only works at the endpoints of its purpose. */
-export type CodePurpose = "password_reset" | "contact_channel_verification" | "mfa_attempt" | "otp_sign_in";
+export type CodePurpose =
+  | "password_reset"
+  | "contact_channel_verification"
+  | "mfa_attempt"
+  | "otp_sign_in"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 /**
  * The one-time code store shared by password reset, e-mail verification and later magic links, invitations and MFA
@@ -44,20 +50,18 @@ export class VerificationCodes {
    */
   async check(projectId: string, purpose: CodePurpose, input: string, ip: string): Promise<CodeRow> {
     const code = normalizeCode(input);
-    const attempt = await this.deps.limiter.begin({ method: `code:${purpose}`, projectId, account: code ? codeTail(code) : undefined, ip: ip || undefined });
-    if (!code) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
-    const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
-    if (!row) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-    if (problem) throw problem;
-    return row;
+    const subject = { method: `code:${purpose}`, projectId, account: code ? codeTail(code) : undefined, ip: ip || undefined };
+    // An unknown code is a failure; a code that exists (usable or not) does not count.
+    return this.deps.limiter.guard(subject, async (attempt) => {
+      if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      await codeStore.countAttempt(this.deps.pool, projectId, hashSecret(codeTail(code)));
+      const row = await codeStore.byHash(this.deps.pool, projectId, purpose, hashSecret(code));
+      if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      attempt.release();
+      const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+      if (problem) throw problem;
+      return row;
+    });
   }
 
   /** Marks a checked code used; VERIFICATION_CODE_ALREADY_USED when a concurrent request used it first. */

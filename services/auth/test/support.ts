@@ -61,6 +61,7 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // tests and benchmarks use the development conveniences (dev mailbox)
     VESTIBULE_PUBLIC_URL: PUBLIC_URL,
     LOG_LEVEL: "silent",
     // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.

@@ -1,4 +1,5 @@
 import { int, optionalStr, readConfig, str, type ConfigOf } from "@vestibule/shared/config";
+import { parseAllowList } from "@vestibule/shared/egress";
 
 /** Settings of the e-mail service beyond the common ones (environment variables, read once at start). */
 export const emailConfigSpec = {
@@ -14,6 +15,21 @@ export const emailConfigSpec = {
     min: 0,
     max: 65535,
   }),
+  egressAllow: str(
+    "VESTIBULE_EGRESS_ALLOW",
+    "private addresses (CIDRs, comma-separated) that projects' own SMTP servers may still resolve to, e.g. an internal relay",
+    {
+      default: "",
+      check: (value) => {
+        try {
+          parseAllowList(value);
+          return null;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    },
+  ),
   sendConcurrency: int("VESTIBULE_EMAIL_SEND_CONCURRENCY", "SMTP deliveries in flight per replica", { default: 16, min: 1, max: 256 }),
   projectConcurrency: int("VESTIBULE_EMAIL_PROJECT_CONCURRENCY", "SMTP deliveries in flight per project and replica", {
     default: 4,

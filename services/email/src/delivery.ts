@@ -7,7 +7,7 @@ import type { SecretBox } from "@vestibule/shared/secrets";
 import { openBody } from "./bodies.ts";
 import type { EmailConfig } from "./config.ts";
 import type { ProjectSettingsCache } from "./project-settings.ts";
-import { classifySmtpError, fromHeader, sendSmtp, type SmtpTarget } from "./smtp.ts";
+import { classifySmtpError, egressAllowList, fromHeader, sendSmtp, type SmtpTarget } from "./smtp.ts";
 import { emailStore, type ClaimedEmail, type SenderConfigJson } from "./store/email-store.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
 
@@ -58,6 +58,7 @@ export function targetOf(settings: ProjectEmailSettings, shared: SharedSender | 
     password: s.password,
     from: fromHeader(s.senderName, s.senderEmail),
     senderConfig,
+    ownerChosen: true,
   };
 }
 
@@ -212,6 +213,7 @@ export class DeliveryQueue {
           target,
           { to: email.recipients, subject: email.subject, html: body.html, text: body.text, headers: { "X-Vestibule-Email-Id": email.id } },
           config.smtpTimeoutMs,
+          egressAllowList(config.egressAllow),
         );
       } catch (err) {
         const failure = classifySmtpError(err);

@@ -1,7 +1,5 @@
-import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { SenderConfigSchema } from "@vestibule/proto/email/v1/email";
-import { EmailService, SentEmailSchema, type SendEmailResult } from "@vestibule/proto/email/v1/email_service";
+import { EmailService, type SendEmailResult } from "@vestibule/proto/email/v1/email_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
@@ -12,8 +10,9 @@ import { categoryByName, TRANSACTIONAL, type NotificationCategory } from "./doma
 import { normalizeAddress } from "./domain/email-request.ts";
 import { targetOf } from "./delivery.ts";
 import type { EmailRuntime } from "./runtime.ts";
-import { classifySmtpError, fromHeader, sendSmtp } from "./smtp.ts";
-import { emailStore, type EmailRow } from "./store/email-store.ts";
+import { classifySmtpError, egressAllowList, fromHeader, sendSmtp } from "./smtp.ts";
+import { createOutboxRpcs, sentEmail } from "./outbox-service.ts";
+import { emailStore } from "./store/email-store.ts";
 import { templateStore, type ThemeChoice } from "./store/template-store.ts";
 import { PREVIEW_USER } from "./template-service.ts";
 import { choiceOf, PROJECT_THEME } from "./theme-choice.ts";
@@ -23,33 +22,6 @@ export const MAX_SENT_LIMIT = 1000;
 /** Time a test e-mail may take at most. */
 const TEST_EMAIL_TIMEOUT_MS = 10_000;
 const USERS_PAGE = 500;
-
-function sentEmail(row: EmailRow) {
-  const sc = row.sender_config;
-  return create(SentEmailSchema, {
-    id: row.id,
-    subject: row.subject,
-    sentAtMillis: row.sent_at ? BigInt(row.sent_at.getTime()) : 0n,
-    to: row.recipients,
-    senderConfig: sc
-      ? create(SenderConfigSchema, {
-          type: sc.type,
-          host: sc.host ?? "",
-          port: sc.port ?? 0,
-          username: sc.username ?? "",
-          senderName: sc.sender_name ?? "",
-          senderEmail: sc.sender_email ?? "",
-        })
-      : undefined,
-    error: row.error ?? "",
-    status: row.status,
-    createdAtMillis: BigInt(row.created_at.getTime()),
-    attempts: row.attempts,
-    template: row.template ?? "",
-    notificationCategory: row.notification_category,
-    userId: row.user_id ?? "",
-  });
-}
 
 function parseVariables(json: string): Record<string, unknown> {
   if (!json) return {};
@@ -85,7 +57,8 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
     const out: User[] = [];
     let cursor = "";
     do {
-      const page = await users.listUsers({ projectId, limit: USERS_PAGE, cursor, includeAnonymous: false });
+      // Every registered user, restricted ones included (as before restrictions existed).
+      const page = await users.listUsers({ projectId, limit: USERS_PAGE, cursor, includeAnonymous: false, includeRestricted: true });
       out.push(...page.users);
       cursor = page.nextCursor;
     } while (cursor);
@@ -93,6 +66,8 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
   }
 
   return {
+    ...createOutboxRpcs(rt),
+
     async requestEmail(req) {
       const outcome = await rt.requests.record(pool, req);
       return { emailId: "row" in outcome ? (outcome.row?.id ?? "") : "" };
@@ -108,6 +83,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       const settings = await rt.settings.get(req.projectId);
       if (settings.server.isShared) throw knownError("REQUIRES_CUSTOM_EMAIL_SERVER");
       if (req.allUsers === req.userIds.length > 0) throw statusError(400, "Exactly one of user_ids or all_users must be given.");
+      const scheduledAt = req.scheduledAtMillis !== undefined && req.scheduledAtMillis > BigInt(Date.now()) ? new Date(Number(req.scheduledAtMillis)) : undefined;
       await rt.templates.ensureSeeded(req.projectId);
 
       let templateSource: string | undefined;
@@ -119,7 +95,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       if (content.case === "html") {
         bodyHtml = content.value;
       } else if (content.case === "template") {
-        const t = isUuid(content.value.templateId) ? await templateStore.getTemplate(pool, req.projectId, content.value.templateId) : undefined;
+        const t = await rt.templates.getTemplate(pool, req.projectId, content.value.templateId);
         if (!t) throw statusError(400, "No template found with the given template_id.");
         templateSource = t.tsx_source;
         choice = { mode: t.theme_mode, themeId: t.theme_id };
@@ -186,6 +162,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
             userId: user.id,
             status: "queued",
             error: null,
+            scheduledAt,
           });
         }
         if (draftId) await templateStore.markDraftSent(tx, req.projectId, draftId);
@@ -212,6 +189,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
           { ...target, from: fromHeader(c.senderName, c.senderEmail) },
           { to: [req.recipientEmail], subject: `Test e-mail from ${settings.displayName}`, html: `<p>${text.replace(/[<>&]/g, "")}</p>`, text },
           Math.min(rt.config.smtpTimeoutMs, TEST_EMAIL_TIMEOUT_MS),
+          egressAllowList(rt.config.egressAllow),
         );
         return { success: true, errorMessage: "" };
       } catch (err) {
@@ -245,7 +223,7 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       let templateSource: string;
       let choice: ThemeChoice = PROJECT_THEME;
       if (req.template.case === "templateId") {
-        const t = isUuid(req.template.value) ? await templateStore.getTemplate(pool, req.projectId, req.template.value) : undefined;
+        const t = await rt.templates.getTemplate(pool, req.projectId, req.template.value);
         if (!t) throw statusError(404, "No template found with the given id.");
         templateSource = t.tsx_source;
         choice = { mode: t.theme_mode, themeId: t.theme_id };

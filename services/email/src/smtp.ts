@@ -1,4 +1,6 @@
+import type { BlockList } from "node:net";
 import nodemailer from "nodemailer";
+import { parseAllowList, resolvePublicHost } from "@vestibule/shared/egress";
 import type { SenderConfigJson } from "./store/email-store.ts";
 
 /** Where and how one e-mail is sent. */
@@ -15,6 +17,11 @@ export interface SmtpTarget {
   readonly from: string;
   /** What is recorded about the sender (no password). */
   readonly senderConfig: SenderConfigJson;
+  /**
+   * A host a project owner chose: it must resolve to public addresses only (or ones on the operator's allow-list),
+   * and the connection goes to the address that was checked. The platform's own shared sender is not restricted.
+   */
+  readonly ownerChosen?: boolean;
 }
 
 export interface OutgoingMail {
@@ -48,11 +55,27 @@ export function targetFromUrl(url: string, from: string): SmtpTarget {
   };
 }
 
-/** Sends one e-mail over a fresh SMTP connection; rejects with nodemailer's error. */
-export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs: number): Promise<void> {
+const allowLists = new Map<string, BlockList>();
+
+/** The allow-list of `VESTIBULE_EGRESS_ALLOW` (validated at start-up), parsed once. */
+export function egressAllowList(spec: string): BlockList {
+  let list = allowLists.get(spec);
+  if (!list) allowLists.set(spec, (list = parseAllowList(spec)));
+  return list;
+}
+
+/**
+ * Sends one e-mail over a fresh SMTP connection; rejects with nodemailer's error, or EgressRefusedError when an
+ * owner-chosen host resolves to a private or internal address not on `egressAllow`.
+ */
+export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs: number, egressAllow?: BlockList): Promise<void> {
+  // An owner-chosen host is resolved and checked once; the connection goes to that address, with the host name kept
+  // for TLS (SNI and certificate checks), so a second DNS answer cannot point it elsewhere.
+  const address = target.ownerChosen ? (await resolvePublicHost(target.host, egressAllow)).address : target.host;
   const transport = nodemailer.createTransport({
-    host: target.host,
+    host: address,
     port: target.port,
+    ...(address !== target.host ? { tls: { servername: target.host } } : {}),
     secure: target.secure,
     ignoreTLS: target.ignoreTls ?? false,
     auth: target.username ? { user: target.username, pass: target.password ?? "" } : undefined,
@@ -78,7 +101,10 @@ export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs
 }
 
 export interface SmtpFailure {
-  /** The SMTP or network error text (what the admin sees). */
+  /**
+   * What the admin sees: the SMTP server's own reply when it answered (its code and text), otherwise a sentence for
+   * the class of network failure, never the raw socket error (which named the addresses and ports it tried).
+   */
   readonly message: string;
   /** Worth retrying: the server could not be reached, timed out, or answered with a 4xx (temporary) reply. */
   readonly transient: boolean;
@@ -96,6 +122,18 @@ export function classifySmtpError(err: unknown): SmtpFailure {
   const responseCode = typeof e?.responseCode === "number" ? e.responseCode : undefined;
   if (responseCode !== undefined) return { message, transient: responseCode >= 400 && responseCode < 500 };
   const code = typeof e?.code === "string" ? e.code : "";
+  if (code === "EEGRESS") return { message: `The e-mail server's address is not allowed: ${message}.`, transient: false };
   if (code === "EAUTH" || code === "EENVELOPE" || code === "EMESSAGE") return { message, transient: false };
-  return { message, transient: TRANSIENT_CODES.has(code) || code === "" || code === "ETLS" || code === "EPROTOCOL" };
+  return { message: networkFailure(code, message), transient: TRANSIENT_CODES.has(code) || code === "" || code === "ETLS" || code === "EPROTOCOL" };
+}
+
+/** A sentence for a failure below SMTP (connection, DNS, TLS, timeout), with nodemailer's code but no addresses. */
+function networkFailure(code: string, message: string): string {
+  const suffix = code ? ` (${code})` : "";
+  if (code === "ECONNREFUSED" || /ECONNREFUSED/.test(message)) return "The e-mail server refused the connection (ECONNREFUSED).";
+  if (code === "ETIMEDOUT" || /timed? ?out|greeting never received/i.test(message)) return `The connection to the e-mail server timed out${suffix}.`;
+  if (code === "EDNS" || code === "EAI_AGAIN" || /ENOTFOUND|EAI_AGAIN/.test(message)) return `The e-mail server's host name could not be resolved${suffix}.`;
+  if (code === "ETLS") return `The TLS connection to the e-mail server failed${suffix}.`;
+  if (code === "EPROTOCOL") return `The e-mail server did not speak SMTP as expected${suffix}.`;
+  return `The connection to the e-mail server failed${suffix}.`;
 }

@@ -50,7 +50,7 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
 
     async updateEmailTemplate(req) {
       await seeded(req.projectId);
-      const template = isUuid(req.templateId) ? await templateStore.getTemplate(pool, req.projectId, req.templateId) : undefined;
+      const template = await rt.templates.getTemplate(pool, req.projectId, req.templateId);
       if (!template) throw noTemplate();
       const settings = await rt.settings.get(req.projectId);
       const choice = req.setTheme ? await choiceOf(pool, req.projectId, req.theme) : { mode: template.theme_mode, themeId: template.theme_id };
@@ -145,6 +145,26 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
       const theme = req.setTheme ? await choiceOf(pool, req.projectId, req.theme) : undefined;
       const ok = await templateStore.updateDraft(pool, req.projectId, req.draftId, { displayName: req.displayName, tsxSource: req.tsxSource, theme });
       if (!ok) throw noDraft();
+      return {};
+    },
+
+    async deleteEmailTemplate(req) {
+      await seeded(req.projectId);
+      const template = await rt.templates.getTemplate(pool, req.projectId, req.templateId);
+      if (!template || !(await templateStore.deleteTemplate(pool, req.projectId, template.id))) throw noTemplate();
+      return {};
+    },
+
+    async deleteEmailTheme(req) {
+      await seeded(req.projectId);
+      const settings = await rt.settings.get(req.projectId);
+      if (req.themeId === settings.selectedThemeId) throw statusError(400, "The project's selected theme cannot be deleted; select another theme first.");
+      if (!isUuid(req.themeId) || !(await templateStore.deleteTheme(pool, req.projectId, req.themeId))) throw noTheme();
+      return {};
+    },
+
+    async deleteEmailDraft(req) {
+      if (!isUuid(req.draftId) || !(await templateStore.deleteDraft(pool, req.projectId, req.draftId))) throw noDraft();
       return {};
     },
   };

@@ -1,7 +1,8 @@
 import { withTransaction, type Pool, type Queryable } from "@vestibule/shared/db";
-import { DEFAULT_LIGHT_THEME_ID, DEFAULT_TEMPLATES, DEFAULT_THEMES } from "./defaults/index.ts";
+import { isUuid } from "@vestibule/shared/ids";
+import { DEFAULT_LIGHT_THEME_ID, DEFAULT_TEMPLATES, DEFAULT_THEMES, PUBLISHED_TEMPLATE_IDS } from "./defaults/index.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
-import { templateStore, type ThemeChoice, type ThemeRow } from "./store/template-store.ts";
+import { templateStore, type TemplateRow, type ThemeChoice, type ThemeRow } from "./store/template-store.ts";
 
 /**
  * A project's themes and templates as the renderer needs them: the defaults are seeded on first use (so projects that
@@ -21,6 +22,18 @@ export class ProjectTemplates {
     }
     this.seeded.add(projectId);
     if (this.seeded.size > 10_000) this.seeded.clear();
+  }
+
+  /**
+   * A template of the project by id: its own id, or one of the current SDK's fixed default template ids
+   * (PUBLISHED_TEMPLATE_IDS), which name the project's template of that system type.
+   */
+  async getTemplate(db: Queryable, projectId: string, id: string): Promise<TemplateRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const own = await templateStore.getTemplate(db, projectId, id);
+    if (own) return own;
+    const type = PUBLISHED_TEMPLATE_IDS[id.toLowerCase()];
+    return type ? templateStore.templateOfType(db, projectId, type) : undefined;
   }
 
   forget(projectId: string): void {

@@ -139,7 +139,7 @@ describe("SMTP delivery", () => {
     }
   }, 90_000);
 
-  it("send-test-email reports the SMTP error text, and success", async () => {
+  it("send-test-email reports the SMTP server's reply, a class for network failures (no addresses), and success", async () => {
     const projectId = await stack.newProject();
     const base = { host: "127.0.0.1", username: "user", password: "right", senderName: "T", senderEmail: "t@acme.example" };
     smtp.mode = "accept";
@@ -149,7 +149,9 @@ describe("SMTP delivery", () => {
     });
     const refused = await stack.emails.sendTestEmail({ projectId, recipientEmail: "x@example.com", config: { ...base, port: await closedPort() } });
     expect(refused.success).toBe(false);
-    expect(refused.errorMessage).toMatch(/connect ECONNREFUSED 127\.0\.0\.1:\d+/);
+    // Issue 18: the raw socket error ("connect ECONNREFUSED 127.0.0.1:41234") told an owner which internal ports
+    // answered; now it is a sentence for the class of failure.
+    expect(refused.errorMessage).toBe("The e-mail server refused the connection (ECONNREFUSED).");
     const badLogin = await stack.emails.sendTestEmail({ projectId, recipientEmail: "x@example.com", config: { ...base, port: smtp.port, password: "nope" } });
     expect(badLogin.success).toBe(false);
     expect(badLogin.errorMessage).toMatch(/535 Authentication credentials invalid/);
@@ -157,5 +159,37 @@ describe("SMTP delivery", () => {
     const rejected = await stack.emails.sendTestEmail({ projectId, recipientEmail: "x@example.com", config: { ...base, port: smtp.port } });
     expect(rejected.errorMessage).toMatch(/550 Mailbox unavailable/);
     smtp.mode = "accept";
+  });
+});
+
+describe("owner-chosen SMTP hosts on private networks (issue 18)", () => {
+  let strict: EmailStack;
+  let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+  beforeAll(async () => {
+    // No allow-list: loopback is as private as any internal network.
+    strict = await startEmailStack({}, { VESTIBULE_EGRESS_ALLOW: "" });
+    smtp = await startTestSmtp();
+  }, 120_000);
+  afterAll(async () => {
+    await smtp?.close();
+    await strict?.stop();
+  });
+
+  it("send-test-email refuses before connecting, and the listening server receives nothing", async () => {
+    const projectId = await strict.newProject();
+    const res = await strict.emails.sendTestEmail({
+      projectId,
+      recipientEmail: "x@example.com",
+      config: { host: "127.0.0.1", port: smtp.port, username: "user", password: "right", senderName: "T", senderEmail: "t@acme.example" },
+    });
+    expect(res.success).toBe(false);
+    expect(res.errorMessage).toMatch(/^The e-mail server's address is not allowed: 127\.0\.0\.1 resolves to an address on a private or internal network/);
+    const viaName = await strict.emails.sendTestEmail({
+      projectId,
+      recipientEmail: "x@example.com",
+      config: { host: "localhost", port: smtp.port, username: "user", password: "right", senderName: "T", senderEmail: "t@acme.example" },
+    });
+    expect(viaName.errorMessage).toMatch(/not allowed: localhost resolves/);
+    expect(smtp.received).toHaveLength(0);
   });
 });

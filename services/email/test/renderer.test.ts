@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isKnownError, type KnownError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
+import { DEFAULT_EMAIL_THEMES, DEFAULT_TEMPLATE_IDS, DEFAULT_EMAIL_TEMPLATES, defaultNewTemplateSource } from "@stackframe/stack-shared/dist/helpers/emails";
 import { EmailRenderer } from "../src/render/renderer.ts";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -56,7 +57,7 @@ describe("EmailRenderer", () => {
     const r = await good();
     expect(r.subject).toBe("Hello from Acme");
     expect(r.notificationCategory).toBe("Marketing");
-    expect(r.html).toMatch(/^<html lang="en" dir="ltr"><head>/);
+    expect(r.html).toMatch(/^<!DOCTYPE html PUBLIC "-\/\/W3C\/\/DTD XHTML 1.0 Transitional\/\/EN" "http:\/\/www.w3.org\/TR\/xhtml1\/DTD\/xhtml1-transitional.dtd"><html lang="en" dir="ltr"><head>/);
     expect(r.html).toContain("Hi Ada, your code is XYZ123");
     expect(r.html).toContain('href="https://app.example/?code=abc"');
     expect(r.html).toContain("<p>Sent by Acme</p>");
@@ -150,5 +151,50 @@ describe("EmailRenderer", () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => good()));
     expect(results.every((r) => r.subject === "Hello from Acme")).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  describe("templates written for the published product (@stackframe/stack-shared 2.8.108's own sources)", () => {
+    const themes = Object.values(DEFAULT_EMAIL_THEMES as Record<string, { tsxSource: string }>);
+
+    it("its new-template source (arktype variables schema, @react-email/components, @stackframe/emails) renders in its themes", async () => {
+      for (const theme of themes) {
+        const r = await renderer.render({ ...props, templateSource: defaultNewTemplateSource, themeSource: theme.tsxSource, variables: { count: 7 } });
+        expect(r.subject).toBe("Hello Ada!");
+        expect(r.notificationCategory).toBe("Transactional");
+        expect(r.html.startsWith('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"')).toBe(true);
+        expect(r.html).toContain("<html");
+        expect(r.text).toContain("count is 7");
+      }
+      const preview = await renderer.render({ ...props, templateSource: defaultNewTemplateSource, themeSource: themes[0]!.tsxSource, previewVariables: true });
+      expect(preview.text).toContain("count is 10");
+    });
+
+    it("variables that do not match the template's arktype variablesSchema are a rendering error", async () => {
+      const wrong = await renderError(renderer.render({ ...props, templateSource: defaultNewTemplateSource, themeSource: null, variables: { count: "seven" } }));
+      expect(wrong).toContain("variablesSchema");
+      expect(wrong).toContain("count must be a number");
+      expect(await renderError(renderer.render({ ...props, templateSource: defaultNewTemplateSource, themeSource: null, variables: {} }))).toContain("count must be defined");
+    });
+
+    it("its default templates (the ids of DEFAULT_TEMPLATE_IDS) render with their preview variables", async () => {
+      const templates = DEFAULT_EMAIL_TEMPLATES as Record<string, { tsxSource: string }>;
+      for (const [name, id] of Object.entries(DEFAULT_TEMPLATE_IDS as Record<string, string>)) {
+        const t = templates[id];
+        expect(t, name).toBeDefined();
+        const r = await renderer.render({ ...props, templateSource: t!.tsxSource, themeSource: themes[0]!.tsxSource, previewVariables: true });
+        expect(r.subject, name).toBeTruthy();
+        expect(r.html.startsWith("<!DOCTYPE html"), name).toBe(true);
+      }
+    });
+
+    it("arktype shapes: optional keys, arrays, unions and literals", async () => {
+      const source = `import { type } from "arktype";
+export const variablesSchema = type({ name: "string", "nick?": "string", tags: "string[]", mode: "'a' | 'b'", n: "number | null" });
+export function EmailTemplate({ variables }) { return <p>{variables.name}:{variables.tags.join(",")}</p>; }`;
+      const ok = await renderer.render({ ...props, templateSource: source, themeSource: null, variables: { name: "x", tags: ["t1", "t2"], mode: "b", n: null } });
+      expect(ok.html).toBe("<p>x:t1,t2</p>");
+      const bad = await renderError(renderer.render({ ...props, templateSource: source, themeSource: null, variables: { name: "x", nick: 1, tags: [1], mode: "c", n: "1" } }));
+      for (const part of ["nick must be a string", "tags[0] must be a string", "mode must be", "n must be"]) expect(bad).toContain(part);
+    });
   });
 });

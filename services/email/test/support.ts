@@ -64,6 +64,8 @@ export async function startEmailStack(extraEnv: Record<string, string> = {}, ema
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // tests and benchmarks use the development conveniences (dev mailbox)
+    VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8", // the projects' own SMTP servers of the tests run on loopback
     PORT: "0",
     LOG_LEVEL: "silent",
     ...extraEnv,

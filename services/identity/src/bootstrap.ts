@@ -1,6 +1,6 @@
 import type { ServiceContext } from "@vestibule/shared/service";
 import { withTransaction } from "@vestibule/shared/db";
-import { mergeOverrides, overrideFromAdminConfigUpdate, internalProjectSeedConfig, type ConfigOverride } from "./domain/config.ts";
+import { mergeOverrides, overrideFromAdminConfigUpdate, internalProjectSeedConfig, type ConfigOverride } from "./domain/config/index.ts";
 import { untouchedSeed } from "./domain/seeds.ts";
 import { IdentityEvents } from "./events.ts";
 import { projectEventMessage } from "./project-service.ts";

@@ -11,60 +11,20 @@ import {
   adminConfigFromRendered,
   mergeOverrides,
   overrideFromAdminConfigUpdate,
-  renderConfig,
-  validateAdminConfigUpdate,
-  validateOverride,
+  renderLevels,
   withoutSecretLeaves,
-  type AdminConfigUpdate,
-  type ConfigOverride,
   type RenderedConfig,
-} from "./domain/config.ts";
-import { trustedDomainProblem } from "./domain/domains.ts";
+} from "./domain/config/index.ts";
 import { productionModeProblems } from "./domain/production-checks.ts";
 import { IdentityEvents } from "./events.ts";
 import { projectStore, type ProjectRow } from "./store/project-store.ts";
-import { openSecrets, sealSecrets } from "./project-secrets.ts";
-
-/** Project ids are `internal` or a UUID; anything else cannot exist. */
-function isProjectId(id: string): boolean {
-  return id === "internal" || isUuid(id);
-}
-
-function parseJsonObject(json: string, what: string): Record<string, unknown> {
-  if (!json) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    throw statusError(400, `${what} is not valid JSON`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw statusError(400, `${what} must be a JSON object`);
-  return parsed as Record<string, unknown>;
-}
-
-/** Parses and checks the contract's admin `config` update object; problems are a 400 listing them all. */
-function parseAdminConfigUpdate(json: string): AdminConfigUpdate {
-  const update = parseJsonObject(json, "config");
-  const problems = validateAdminConfigUpdate(update);
-  if (problems.length > 0) throw statusError(400, `Invalid project configuration: ${problems.join("; ")}`);
-  return update as AdminConfigUpdate;
-}
-
-/** Checks a config override document after merging; any problem is a 400 with every message. */
-function checkOverride(override: ConfigOverride): void {
-  const problems = [...validateOverride(override)];
-  const rendered = renderConfig(override);
-  const trusted = rendered.domains.trustedDomains as Record<string, { baseUrl?: string }>;
-  for (const d of Object.values(trusted)) {
-    const problem = d?.baseUrl !== undefined ? trustedDomainProblem(d.baseUrl) : null;
-    if (problem) problems.push(problem);
-  }
-  if (problems.length > 0) throw statusError(400, `Invalid project configuration: ${problems.join("; ")}`);
-}
+import { createConfigOverrideRpcs } from "./config-override-service.ts";
+import { checkLevels, isProjectId, parseAdminConfigUpdate } from "./project-checks.ts";
+import { openLevels, sealSecrets } from "./project-secrets.ts";
 
 /** The wire message of a stored project, secrets included (RPC answers). Events carry `projectEventMessage`. */
 export async function projectMessage(secrets: SecretBox, row: ProjectRow): Promise<Project> {
-  return messageOf(row, renderConfig(await openSecrets(secrets, row.id, row.config_override)));
+  return messageOf(row, renderLevels(await openLevels(secrets, row)));
 }
 
 /**
@@ -73,7 +33,14 @@ export async function projectMessage(secrets: SecretBox, row: ProjectRow): Promi
  * They stay sealed in the row, so nothing is decrypted. Consumers that need a secret call GetProject.
  */
 export function projectEventMessage(row: ProjectRow): Project {
-  return messageOf(row, renderConfig(withoutSecretLeaves(row.config_override)));
+  return messageOf(
+    row,
+    renderLevels({
+      project: withoutSecretLeaves(row.project_config_override),
+      branch: withoutSecretLeaves(row.branch_config_override),
+      environment: withoutSecretLeaves(row.config_override),
+    }),
+  );
 }
 
 function messageOf(row: ProjectRow, rendered: RenderedConfig): Project {
@@ -89,6 +56,10 @@ function messageOf(row: ProjectRow, rendered: RenderedConfig): Project {
     adminConfigJson: JSON.stringify(adminConfigFromRendered(rendered)),
     renderedConfigJson: JSON.stringify(rendered),
     version: BigInt(row.version),
+    logoDarkModeUrl: row.logo_dark_mode_url ?? undefined,
+    logoFullDarkModeUrl: row.logo_full_dark_mode_url ?? undefined,
+    onboardingStatus: row.onboarding_status,
+    isDevelopmentEnvironment: row.is_development_environment,
   });
 }
 
@@ -107,7 +78,7 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
       const id = req.id || newId();
       if (!isProjectId(id)) throw statusError(400, "A project id must be a UUID or 'internal'.");
       const override = overrideFromAdminConfigUpdate(parseAdminConfigUpdate(req.configUpdateJson));
-      checkOverride(override);
+      checkLevels({ project: {}, branch: {}, environment: override }, override);
       const row = await withTransaction(pool, async (tx) => {
         const inserted = await projectStore.insert(tx, {
           id,
@@ -115,6 +86,10 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
           description: req.description,
           logo_url: req.logoUrl ?? null,
           full_logo_url: req.fullLogoUrl ?? null,
+          logo_dark_mode_url: req.logoDarkModeUrl ?? null,
+          logo_full_dark_mode_url: req.logoFullDarkModeUrl ?? null,
+          onboarding_status: req.onboardingStatus,
+          is_development_environment: req.isDevelopmentEnvironment,
           is_production_mode: req.isProductionMode,
           owner_team_id: req.ownerTeamId ?? null,
           config_override: await sealSecrets(secrets, id, override),
@@ -142,20 +117,25 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
       const project = await withTransaction(pool, async (tx) => {
         const row = await projectStore.get(tx, req.projectId, true);
         if (!row) notFound(req.projectId);
-        let override = await openSecrets(secrets, row.id, row.config_override);
+        const levels = await openLevels(secrets, row);
+        let override = levels.environment;
         if (req.configUpdateJson) {
           override = mergeOverrides(override, overrideFromAdminConfigUpdate(parseAdminConfigUpdate(req.configUpdateJson)));
-          checkOverride(override);
+          checkLevels({ ...levels, environment: override }, override);
         }
         if (req.ownerTeamId !== undefined && req.ownerTeamId !== "" && !isUuid(req.ownerTeamId)) {
           throw statusError(400, "owner_team_id must be a UUID.");
         }
         const updated = await projectStore.update(tx, {
-          id: row.id,
+          ...row,
           display_name: req.displayName ?? row.display_name,
           description: req.description ?? row.description,
           logo_url: req.clearLogoUrl ? null : (req.logoUrl ?? row.logo_url),
           full_logo_url: req.clearFullLogoUrl ? null : (req.fullLogoUrl ?? row.full_logo_url),
+          logo_dark_mode_url: req.clearLogoDarkModeUrl ? null : (req.logoDarkModeUrl ?? row.logo_dark_mode_url),
+          logo_full_dark_mode_url: req.clearLogoFullDarkModeUrl ? null : (req.logoFullDarkModeUrl ?? row.logo_full_dark_mode_url),
+          onboarding_status: req.onboardingStatus ?? row.onboarding_status,
+          is_development_environment: req.isDevelopmentEnvironment ?? row.is_development_environment,
           is_production_mode: req.isProductionMode ?? row.is_production_mode,
           owner_team_id: req.ownerTeamId === undefined ? row.owner_team_id : req.ownerTeamId || null,
           config_override: await sealSecrets(secrets, row.id, override),
@@ -176,25 +156,12 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
       return {};
     },
 
-    async updateConfigOverride(req) {
-      if (!isProjectId(req.projectId)) notFound(req.projectId);
-      const patch = parseJsonObject(req.configOverrideJson, "config_override_string");
-      const project = await withTransaction(pool, async (tx) => {
-        const row = await projectStore.get(tx, req.projectId, true);
-        if (!row) notFound(req.projectId);
-        const override = mergeOverrides(await openSecrets(secrets, row.id, row.config_override), patch as ConfigOverride);
-        checkOverride(override);
-        const updated = await projectStore.update(tx, { ...row, config_override: await sealSecrets(secrets, row.id, override) });
-        await outbox.enqueue(tx, IdentityEvents.projectUpdated, { project: projectEventMessage(updated) }, { projectId: row.id });
-        return toMessage(updated);
-      });
-      return { project };
-    },
+    ...createConfigOverrideRpcs(ctx, { toMessage, eventMessage: projectEventMessage }),
 
     async listProductionModeProblems(req) {
       const row = isProjectId(req.projectId) ? await projectStore.get(pool, req.projectId) : undefined;
       if (!row) notFound(req.projectId);
-      const rendered = renderConfig(await openSecrets(secrets, row.id, row.config_override));
+      const rendered = renderLevels(await openLevels(secrets, row));
       return { problems: productionModeProblems(row.id, rendered).map((p) => ({ id: p.id, message: p.message, fixLink: p.fixLink })) };
     },
   };

@@ -4,6 +4,8 @@ import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ApiKeySetService } from "@vestibule/proto/identity/v1/api_key_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
+import { AiChatService } from "@vestibule/proto/identity/v1/ai_chat_service";
+import { createAiChatService } from "./ai-chat-service.ts";
 import type { ServiceContext, ServiceDefinition } from "@vestibule/shared/service";
 import { createApiKeySetService } from "./api-key-set-service.ts";
 import { createContactChannelService } from "./contact-channel-service.ts";
@@ -24,7 +26,7 @@ const searchPools = new WeakMap<ServiceContext, SearchPools>();
 export const identityService: ServiceDefinition = {
   name: "identity",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName],
+  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName, AiChatService.typeName],
   routes(router, ctx) {
     router.service(ProjectService, createProjectService(ctx));
     router.service(ApiKeySetService, createApiKeySetService(ctx));
@@ -32,6 +34,7 @@ export const identityService: ServiceDefinition = {
     if (!pools) throw new Error("identity routes registered before start()");
     router.service(UserService, createUserService(ctx, pools));
     router.service(ContactChannelService, createContactChannelService(ctx));
+    router.service(AiChatService, createAiChatService(ctx));
   },
   async start(ctx) {
     await ensureInternalProject(ctx);

@@ -48,6 +48,43 @@ function optionalUuid(value: string | undefined, field: string): string | null {
   return value.toLowerCase();
 }
 
+/** A risk score of the contract: an integer from 0 to 100. */
+function riskScore(value: number, field: string): number {
+  if (!Number.isInteger(value) || value < 0 || value > 100) throw statusError(400, `${field} must be an integer between 0 and 100.`);
+  return value;
+}
+
+/** An ISO 3166-1 alpha-2 country code (upper-cased), or null. */
+function countryCode(value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  if (!/^[A-Za-z]{2}$/.test(value)) throw statusError(400, "country_code must be a two-letter ISO 3166-1 country code.");
+  return value.toUpperCase();
+}
+
+/**
+ * The administrator restriction after a create or update: a reason or private details need restricted_by_admin
+ * (the contract's 400 texts); lifting the restriction clears both. Empty strings store null.
+ */
+function adminRestriction(
+  restricted: boolean,
+  reason: string | null | undefined,
+  details: string | null | undefined,
+  before?: { reason: string | null; details: string | null },
+): { restricted_by_admin: boolean; restricted_by_admin_reason: string | null; restricted_by_admin_private_details: string | null } {
+  const r = reason === undefined ? undefined : reason || null;
+  const d = details === undefined ? undefined : details || null;
+  if (!restricted) {
+    if (r != null) throw statusError(400, "restricted_by_admin_reason requires restricted_by_admin=true");
+    if (d != null) throw statusError(400, "restricted_by_admin_private_details requires restricted_by_admin=true");
+    return { restricted_by_admin: false, restricted_by_admin_reason: null, restricted_by_admin_private_details: null };
+  }
+  return {
+    restricted_by_admin: true,
+    restricted_by_admin_reason: r === undefined ? (before?.reason ?? null) : r,
+    restricted_by_admin_private_details: d === undefined ? (before?.details ?? null) : d,
+  };
+}
+
 function isForeignKeyViolation(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === "23503";
 }
@@ -174,13 +211,16 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
         requires_totp_mfa: req.requiresTotpMfa,
         is_anonymous: req.isAnonymous,
         selected_team_id: null,
+        ...adminRestriction(req.restrictedByAdmin, req.restrictedByAdminReason, req.restrictedByAdminPrivateDetails),
+        country_code: req.countryCode !== undefined ? countryCode(req.countryCode) : req.signUpIp ? (lookupIp(req.signUpIp)?.countryCode ?? null) : null,
+        risk_score_bot: riskScore(req.riskScores?.signUpBot ?? 0, "risk_scores.sign_up.bot"),
+        risk_score_free_trial_abuse: riskScore(req.riskScores?.signUpFreeTrialAbuse ?? 0, "risk_scores.sign_up.free_trial_abuse"),
       };
       const signUpMethod = req.signUpMethod || (req.isAnonymous ? "anonymous" : "server");
-      const countryCode = req.signUpIp ? (lookupIp(req.signUpIp)?.countryCode ?? null) : null;
       try {
         const user = await withTransaction(pool, async (tx) => {
           if (email && req.primaryEmailAuthEnabled) await ensureAuthEmailFree(tx, projectId, email, id, "user");
-          await userStore.insert(tx, { ...fields, id, project_id: projectId, oauth_providers: oauthProviders, sign_up_method: signUpMethod, country_code: countryCode });
+          await userStore.insert(tx, { ...fields, id, project_id: projectId, oauth_providers: oauthProviders, sign_up_method: signUpMethod });
           let channel: ContactChannelRow | undefined;
           if (email) {
             channel = {
@@ -218,10 +258,13 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
     async listUsers(req) {
       if (req.limit < 0) throw statusError(400, "limit must not be negative.");
       const none = { users: [], nextCursor: "" };
+      if (req.orderBy !== "" && req.orderBy !== "signed_up_at" && req.orderBy !== "last_active_at") throw statusError(400, "order_by must be signed_up_at or last_active_at.");
+      if (req.onlyAnonymous && !req.includeAnonymous) throw statusError(400, "only_anonymous=true requires include_anonymous=true");
+      const orderBy = req.orderBy === "last_active_at" ? "last_active_at" : "signed_up_at";
       let from: { signedUpAt: string; id: string } | undefined;
       if (req.cursor) {
         if (!isUuid(req.cursor)) throw statusError(400, "cursor must be a user id.");
-        from = await userStore.position(pool, req.projectId, req.cursor);
+        from = await userStore.position(pool, req.projectId, req.cursor, orderBy);
         // A cursor whose user is gone (deleted between two pages) ends the listing, as in the reference.
         if (!from) return none;
       }
@@ -234,7 +277,20 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
       if (req.query && search === undefined && exactId === undefined) return none;
       const rows = await userStore.list(
         pool,
-        { projectId: req.projectId, limit: req.limit, from, desc: req.desc, search, exactId, includeAnonymous: req.includeAnonymous, userIds },
+        {
+          projectId: req.projectId,
+          limit: req.limit,
+          from,
+          desc: req.desc,
+          search,
+          exactId,
+          includeAnonymous: req.includeAnonymous,
+          userIds,
+          onlyAnonymous: req.onlyAnonymous,
+          // include_anonymous also includes restricted users (as the reference does).
+          excludeRestricted: req.includeRestricted || req.includeAnonymous ? undefined : { requireEmailVerification: req.requireEmailVerification },
+          orderBy,
+        },
         searchPools,
       );
       const more = req.limit > 0 && rows.length > req.limit;
@@ -267,6 +323,17 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
             requires_totp_mfa: req.requiresTotpMfa ?? before.requires_totp_mfa,
             is_anonymous: req.isAnonymous ?? before.is_anonymous,
             selected_team_id: req.selectedTeamId ? optionalUuid(req.selectedTeamId.value, "selected_team_id") : before.selected_team_id,
+            ...adminRestriction(
+              req.restrictedByAdmin ?? before.restricted_by_admin,
+              req.restrictedByAdminReason ? (req.restrictedByAdminReason.value ?? null) : undefined,
+              req.restrictedByAdminPrivateDetails ? (req.restrictedByAdminPrivateDetails.value ?? null) : undefined,
+              { reason: before.restricted_by_admin_reason, details: before.restricted_by_admin_private_details },
+            ),
+            country_code: req.countryCode ? countryCode(req.countryCode.value) : before.country_code,
+            risk_score_bot: req.riskScores ? riskScore(req.riskScores.signUpBot, "risk_scores.sign_up.bot") : before.risk_score_bot,
+            risk_score_free_trial_abuse: req.riskScores
+              ? riskScore(req.riskScores.signUpFreeTrialAbuse, "risk_scores.sign_up.free_trial_abuse")
+              : before.risk_score_free_trial_abuse,
           };
           const channelChanges = await updatePrimaryEmail(tx, before, req);
           await userStore.update(tx, userId, fields);

@@ -36,6 +36,10 @@ export function toUserMessage(row: UserRow): User {
     oauthProviders: row.oauth_providers.map((p) => ({ id: p.id, accountId: p.account_id, email: p.email ?? undefined })),
     version: BigInt(row.version),
     riskScores: { signUpBot: row.risk_score_bot, signUpFreeTrialAbuse: row.risk_score_free_trial_abuse },
+    restrictedByAdmin: row.restricted_by_admin,
+    restrictedByAdminReason: row.restricted_by_admin_reason ?? undefined,
+    restrictedByAdminPrivateDetails: row.restricted_by_admin_private_details ?? undefined,
+    countryCode: row.country_code ?? undefined,
   });
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@vestibule/shared/log";
 import { startService } from "@vestibule/shared/service";
 import { applyInternalRbacSeed, INTERNAL_RBAC_SEED_ID } from "../src/bootstrap.ts";
-import { internalProjectSeedConfig, overrideFromAdminConfigUpdate } from "../src/domain/config.ts";
+import { internalProjectSeedConfig, overrideFromAdminConfigUpdate } from "../src/domain/config/index.ts";
 import { IdentityEvents } from "../src/events.ts";
 import { identityService } from "../src/server.ts";
 import { outboxEvents, startIdentity, type IdentityHarness } from "./support.ts";

@@ -38,6 +38,7 @@ export async function startIdentity(): Promise<IdentityHarness> {
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // tests and benchmarks use the development conveniences (dev mailbox)
     LOG_LEVEL: "silent",
     // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
     VESTIBULE_DB_POOL_SIZE: "4",

@@ -9,6 +9,7 @@ import { clientUser, isClient, requireMembership, requireTeamPermission } from "
 import { invitationEmail } from "./domain/emails.ts";
 import { codeProblem, codeTail, INVITATION_LIFETIME_MS, linkWithCode, normalizeCode } from "./domain/invitation-codes.ts";
 import type { TeamsRuntime } from "./runtime.ts";
+import { verifiedEmailsOf } from "./peers.ts";
 import { addMember, invitationMessage } from "./team-ops.ts";
 import { invitationStore, type InvitationRow } from "./store/invitation-store.ts";
 import { teamStore } from "./store/team-store.ts";
@@ -29,27 +30,25 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
    *
    * Guessing is also limited like the auth service's code checks (rt.limiter, shared by the replicas): an unknown
    * code counts as a failure of the client IP and of the account, which is the signed-in user when there is one
-   * (details, accept) and otherwise the code's last 39 characters (check-code). A blocked IP or account gets the 429
-   * with Retry-After before the code is even looked up. A valid code does not reset the account's failures: one real
-   * invitation in hand must not buy more guesses; they are forgotten after the reset period instead.
+   * (details, accept) and otherwise the code's last 39 characters (check-code). Each guess is counted before it is
+   * looked up (`rt.limiter.guard`), so guesses sent at once are looked up no more often than one after another; a
+   * blocked IP or account gets the 429 with Retry-After before the code is even looked up. A valid code does not
+   * reset the account's failures (nor count as one): one real invitation in hand must not buy more guesses; they are
+   * forgotten after the reset period instead.
    */
   async function checkCode(projectId: string, input: string, ip: string, userId?: string): Promise<InvitationRow> {
     const code = normalizeCode(input);
     const account = userId || (code ? codeTail(code) : undefined);
-    const attempt = await rt.limiter.begin({ method: "code:team_invitation", projectId, account, ip: ip || undefined });
-    if (!code) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
-    const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
-    if (!row) {
-      await attempt.failure();
-      throw knownError("VERIFICATION_CODE_NOT_FOUND");
-    }
-    const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
-    if (problem) throw problem;
-    return row;
+    return rt.limiter.guard({ method: "code:team_invitation", projectId, account, ip: ip || undefined }, async (attempt) => {
+      if (!code) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      await invitationStore.countAttempt(pool, projectId, hashSecret(codeTail(code)));
+      const row = await invitationStore.byHash(pool, projectId, hashSecret(code));
+      if (!row) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      attempt.release();
+      const problem = codeProblem({ expiresAt: row.expires_at, usedAt: row.used_at, attempts: row.attempts }, new Date());
+      if (problem) throw problem;
+      return row;
+    });
   }
 
   async function teamOf(projectId: string, row: InvitationRow) {
@@ -108,6 +107,16 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
 
     async listTeamInvitations(req) {
       const { projectId, teamId } = req;
+      if (!teamId && req.userId) {
+        // The invitations addressed to a user (any of their verified e-mails); a client only asks for itself.
+        if (isClient(req.caller)) {
+          const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+          if (req.userId !== me) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+        }
+        if (!isUuid(req.userId)) throw knownError("USER_NOT_FOUND");
+        const emails = await verifiedEmailsOf(identity, projectId, req.userId);
+        return { invitations: (await invitationStore.listPendingFor(pool, projectId, [...emails])).map(invitationMessage) };
+      }
       if (isClient(req.caller)) {
         const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
         const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
@@ -146,6 +155,32 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
       const row = await checkCode(req.projectId, req.code, req.clientIp, userId);
       const team = await teamOf(req.projectId, row);
       return { teamId: team.id, teamDisplayName: team.display_name };
+    },
+
+    async acceptTeamInvitationById(req) {
+      const { projectId, userId } = req;
+      if (isClient(req.caller)) {
+        const me = clientUser(req.caller, () => knownError("CANNOT_GET_OWN_USER_WITHOUT_USER"));
+        if (userId !== me) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+      }
+      if (!isUuid(userId)) throw knownError("USER_NOT_FOUND");
+      const pending = (row: InvitationRow | undefined): row is InvitationRow => !!row && !row.used_at && row.expires_at.getTime() > Date.now();
+      const found = isUuid(req.invitationId) ? await invitationStore.byId(pool, projectId, req.invitationId) : undefined;
+      if (!pending(found)) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      const emails = await verifiedEmailsOf(identity, projectId, userId);
+      if (!emails.has(found.recipient_email)) throw knownError("TEAM_INVITATION_EMAIL_MISMATCH");
+      const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      const joined = await withTransaction(pool, async (tx) => {
+        // Locked and checked again: of two concurrent accepts only one passes.
+        const row = await invitationStore.byId(tx, projectId, found.id, true);
+        if (!pending(row)) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        const team = await teamStore.get(tx, projectId, row.team_id, true);
+        if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        const added = await addMember(rt, tx, s, { projectId, teamId: team.id, userId, kind: "member" });
+        if (!(await invitationStore.markUsed(tx, row.id, userId))) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        return added !== undefined;
+      });
+      return { teamId: found.team_id, joined };
     },
 
     async acceptTeamInvitation(req) {

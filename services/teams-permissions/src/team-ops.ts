@@ -41,8 +41,9 @@ export function memberMessage(row: MemberRow): TeamMember {
   });
 }
 
-export function invitationMessage(row: InvitationRow): TeamInvitation {
+export function invitationMessage(row: InvitationRow & { team_display_name?: string }): TeamInvitation {
   return create(TeamInvitationSchema, {
+    teamDisplayName: row.team_display_name ?? "",
     id: row.id,
     projectId: row.project_id,
     teamId: row.team_id,

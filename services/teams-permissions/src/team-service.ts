@@ -85,7 +85,14 @@ export function createTeamService(rt: TeamsRuntime): ServiceImpl<typeof TeamServ
         }
       }
       if (userId && !isUuid(userId)) return { teams: [] };
-      return { teams: (await teamStore.list(pool, req.projectId, userId)).map(teamMessage) };
+      const paged = req.limit > 0 || req.cursor !== "" || req.query !== "" || req.desc;
+      if (!paged) return { teams: (await teamStore.list(pool, req.projectId, userId)).map(teamMessage) };
+      // The current SDK's paging (creation order).
+      if (req.limit < 0) throw statusError(400, "limit must not be negative.");
+      if (req.cursor && !isUuid(req.cursor)) throw statusError(400, "cursor must be a team id.");
+      const rows = await teamStore.page(pool, { projectId: req.projectId, userId, limit: req.limit, cursor: req.cursor || undefined, query: req.query || undefined, desc: req.desc });
+      const more = req.limit > 0 && rows.length > req.limit;
+      return { teams: (more ? rows.slice(0, req.limit) : rows).map(teamMessage), nextCursor: more ? rows[req.limit]!.id : "" };
     },
 
     async batchGetTeams(req) {

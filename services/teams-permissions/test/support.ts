@@ -61,6 +61,7 @@ export async function startTeamsStack(opts: { natsUrl?: string; teamsEnv?: Recor
     DATABASE_URL: db.url,
     VESTIBULE_MASTER_KEYS: generateMasterKeyEntry(),
     VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"),
+    VESTIBULE_MODE: "development", // tests and benchmarks use the development conveniences (dev mailbox)
     LOG_LEVEL: "silent",
     PORT: "0",
   };

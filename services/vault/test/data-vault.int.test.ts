@@ -49,7 +49,7 @@ async function newProject(stores: string[]): Promise<string> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = { DATABASE_URL: db.url, VESTIBULE_MASTER_KEYS: k1, VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "silent", PORT: "0" };
+  env = { DATABASE_URL: db.url, VESTIBULE_MASTER_KEYS: k1, VESTIBULE_SERVICE_SECRET: randomBytes(32).toString("hex"), VESTIBULE_MODE: "development", LOG_LEVEL: "silent", PORT: "0" };
   identity = await startService(identityService, { env, log });
   env.VESTIBULE_IDENTITY_URL = `http://127.0.0.1:${identity.port}`;
   vault = await startVault(k1);

@@ -7,6 +7,7 @@ import { ProfileSection } from "../account/profile.tsx";
 import { EmailsSection } from "../account/emails.tsx";
 import { PasswordSection } from "../account/password.tsx";
 import { TwoFactorSection } from "../account/two-factor.tsx";
+import { PasskeysSection } from "../account/passkeys.tsx";
 import { SessionsSection } from "../account/sessions.tsx";
 import { TeamsSection } from "../account/teams.tsx";
 import { ApiKeysSection } from "../account/api-keys.tsx";
@@ -25,6 +26,7 @@ const TABS: readonly Tab[] = [
   { id: "profile", title: "Profile", show: () => true, render: (u) => <ProfileSection user={u} /> },
   { id: "emails", title: "E-mails", show: () => true, render: (u) => <EmailsSection user={u} /> },
   { id: "password", title: "Password", show: (p) => p.config.credentialEnabled, render: (u) => <PasswordSection user={u} /> },
+  { id: "passkeys", title: "Passkeys", show: (p) => p.config.passkeyEnabled, render: (u) => <PasskeysSection user={u} /> },
   { id: "linked-accounts", title: "Linked accounts", show: (p) => p.config.oauthProviders.length > 0, render: (u, p) => <LinkedAccountsSection user={u} project={p} /> },
   { id: "two-factor", title: "Two-factor", show: () => true, render: (u, p) => <TwoFactorSection user={u} projectName={p.displayName} /> },
   { id: "sessions", title: "Sessions", show: () => true, render: (u) => <SessionsSection user={u} /> },

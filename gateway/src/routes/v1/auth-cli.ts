@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { CliLoginStatus } from "@vestibule/proto/auth/v1/cli_login_service";
-import { Obj, Optional } from "../../validation/index.ts";
+import { statusError } from "@vestibule/shared/errors";
+import { Obj, OneOf, Optional } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 
 const ANY = ["client", "server", "admin"] as const;
@@ -15,9 +16,21 @@ export const cliStartRoute = defineRoute({
   summary: "Start a CLI login: a polling code for the CLI and a login code for the browser",
   tags: ["CLI login"],
   access: ANY,
-  schemas: { body: Optional(Obj({ expires_in_millis: Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 })) })) },
+  schemas: {
+    body: Optional(
+      Obj({
+        expires_in_millis: Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 })),
+        // The current SDK: the CLI's anonymous session, which the confirming browser may claim (mode claim-anon-session).
+        anon_refresh_token: Optional(Type.String({ maxLength: 1000 })),
+      }),
+    ),
+  },
   async handler({ auth, body, clients }) {
-    const res = await clients.cliLogins.startCliLogin({ projectId: auth.projectId, expiresInMillis: BigInt(body?.expires_in_millis ?? 0) });
+    const res = await clients.cliLogins.startCliLogin({
+      projectId: auth.projectId,
+      expiresInMillis: BigInt(body?.expires_in_millis ?? 0),
+      anonRefreshToken: body?.anon_refresh_token ?? "",
+    });
     return { json: { polling_code: res.pollingCode, login_code: res.loginCode, expires_at: new Date(Number(res.expiresAtMillis)).toISOString() } };
   },
 });
@@ -47,12 +60,23 @@ export const cliPollRoute = defineRoute({
 export const cliCompleteRoute = defineRoute({
   method: "POST",
   path: "/auth/cli/complete",
-  summary: "Complete a CLI login from a signed-in browser session",
+  summary:
+    "Complete a CLI login from a signed-in browser session (mode complete), or see whether it carries an anonymous CLI session (check) and claim it (claim-anon-session)",
   tags: ["CLI login"],
   access: ANY,
-  schemas: { body: Obj({ login_code: Type.String(), refresh_token: Type.String() }) },
+  schemas: {
+    body: Obj({
+      login_code: Type.String(),
+      refresh_token: Optional(Type.String()),
+      mode: Optional(OneOf(["check", "claim-anon-session", "complete"])),
+    }),
+  },
   async handler({ auth, body, clients }) {
-    await clients.cliLogins.completeCliLogin({ projectId: auth.projectId, loginCode: body.login_code, refreshToken: body.refresh_token });
+    const mode = body.mode ?? "complete";
+    if (mode === "complete" && body.refresh_token === undefined) throw statusError(400, "refresh_token is required to complete a CLI login.");
+    const res = await clients.cliLogins.completeCliLogin({ projectId: auth.projectId, loginCode: body.login_code, refreshToken: body.refresh_token ?? "", mode });
+    if (mode === "check") return { json: { cli_session_state: res.cliSessionState } };
+    if (mode === "claim-anon-session") return { json: { access_token: res.accessToken, refresh_token: res.refreshToken } };
     return { json: { success: true } };
   },
 });

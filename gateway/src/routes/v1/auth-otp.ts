@@ -2,16 +2,11 @@ import { Type } from "typebox";
 import { CallbackUrl, Email, Obj, Optional } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 import { signInBody } from "../helpers.ts";
+import { botChallengeFields, checkBotChallenge } from "../bot-challenge.ts";
 
 const ANY = ["client", "server", "admin"] as const;
 const Code45 = Type.String({ minLength: 45, maxLength: 45 });
 
-/** Newer published SDKs add bot-challenge fields to the magic-link request; accepted and ignored (no challenge). */
-const botChallengeFields = {
-  bot_challenge_token: Optional(Type.String()),
-  bot_challenge_phase: Optional(Type.String()),
-  bot_challenge_unavailable: Optional(Type.String()),
-};
 
 export const sendSignInCodeRoute = defineRoute({
   method: "POST",
@@ -21,6 +16,7 @@ export const sendSignInCodeRoute = defineRoute({
   access: ANY,
   schemas: { body: Obj({ email: Email(), callback_url: CallbackUrl(), ...botChallengeFields }) },
   async handler({ auth, body, clients, clientIp, req }) {
+    checkBotChallenge(auth.project, body);
     const { nonce } = await clients.otp.sendSignInCode({
       projectId: auth.projectId,
       email: body.email,

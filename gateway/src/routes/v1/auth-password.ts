@@ -2,15 +2,10 @@ import { Type } from "typebox";
 import { CallbackUrl, Email, Obj, Optional } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 import { signInBody } from "../helpers.ts";
+import { botChallengeFields, checkBotChallenge } from "../bot-challenge.ts";
 
 const ANY = ["client", "server", "admin"] as const;
 
-/** Newer published SDKs may add bot-challenge fields to sign-up; they are accepted and ignored (no challenge). */
-const botChallengeFields = {
-  bot_challenge_token: Optional(Type.String()),
-  bot_challenge_phase: Optional(Type.String()),
-  bot_challenge_unavailable: Optional(Type.String()),
-};
 
 const Code45 = Type.String({ minLength: 45, maxLength: 45 });
 
@@ -24,6 +19,7 @@ export const passwordSignUpRoute = defineRoute({
     body: Obj({ email: Email(), password: Type.String(), verification_callback_url: CallbackUrl(), ...botChallengeFields }),
   },
   async handler({ auth, body, clients, clientIp, req }) {
+    checkBotChallenge(auth.project, body);
     const { result } = await clients.passwords.signUpWithPassword({
       projectId: auth.projectId,
       email: body.email,

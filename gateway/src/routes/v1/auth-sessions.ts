@@ -163,7 +163,12 @@ export const jwksRoute = defineRoute({
   summary: "Public keys that verify the project's access tokens",
   tags: ["Tokens"],
   access: "none",
-  schemas: { params: Obj({ project_id: Type.String() }), query: Obj({ include_anonymous: Optional(QueryBoolean()) }) },
+  // include_restricted (the current SDK): restricted users' tokens are signed with the project's regular keys in
+  // Vestibule, so the regular set already verifies them; accepted and validated, it adds nothing.
+  schemas: {
+    params: Obj({ project_id: Type.String() }),
+    query: Obj({ include_anonymous: Optional(QueryBoolean()), include_restricted: Optional(QueryBoolean()) }),
+  },
   async handler({ params, query, clients, reply, projects }) {
     const project = /^(internal|[0-9a-f-]{36})$/.test(params.project_id) ? await projects.get(params.project_id) : null;
     if (!project) throw statusError(404, "Project not found");

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Obj, Optional, Uuid } from "../../validation/index.ts";
+import { Obj, OneOf, Optional, Uuid } from "../../validation/index.ts";
 import { schemaError, themeSelection, type ThemeIdInput } from "../../views/email.ts";
 import { defineRoute } from "../route.ts";
 
@@ -23,6 +23,7 @@ export const sendEmailRoute = defineRoute({
       template_id: Optional(Uuid()),
       variables: Optional(Type.Record(Type.String(), Type.Unknown())),
       draft_id: Optional(Uuid()),
+      scheduled_at_millis: Optional(Type.Integer({ minimum: 0, description: "Deliver at this time (ms since the epoch) instead of now." })),
     }),
   },
   async handler({ auth, body, clients, req }) {
@@ -46,6 +47,7 @@ export const sendEmailRoute = defineRoute({
       notificationCategoryName: body.notification_category_name,
       theme: themeSelection(req, body.theme_id),
       content: content as never,
+      scheduledAtMillis: body.scheduled_at_millis === undefined ? undefined : BigInt(body.scheduled_at_millis),
     });
     return { json: { results: results.map((r) => (r.userEmail !== undefined ? { user_id: r.userId, user_email: r.userEmail } : { user_id: r.userId })) } };
   },
@@ -63,6 +65,8 @@ export const renderEmailRoute = defineRoute({
       template_tsx_source: Optional(Type.String()),
       theme_id: Optional(ThemeId),
       theme_tsx_source: Optional(Type.String()),
+      editable_markers: Optional(Type.Boolean()),
+      editable_source: Optional(OneOf(["template", "theme", "both"])),
     }),
   },
   async handler({ auth, body, clients, req }) {
@@ -85,7 +89,13 @@ export const renderEmailRoute = defineRoute({
       body.template_id !== undefined
         ? { case: "templateId" as const, value: body.template_id }
         : { case: "templateTsxSource" as const, value: body.template_tsx_source! };
-    const r = await clients.emails.renderEmail({ projectId: auth.projectId, template, theme });
+    const r = await clients.emails.renderEmail({
+      projectId: auth.projectId,
+      template,
+      theme,
+      editableMarkers: body.editable_markers ?? false,
+      editableSource: body.editable_source ?? "",
+    });
     return {
       json: {
         html: r.html,

@@ -11,6 +11,21 @@ import {
   updateConfigOverrideRoute,
 } from "./internal-projects.ts";
 import {
+  getConfigOverrideRoute,
+  getConfigSourceRoute,
+  resetConfigOverrideKeysRoute,
+  setConfigOverrideRoute,
+  unlinkConfigSourceRoute,
+  updateLevelConfigOverrideRoute,
+} from "./internal-config.ts";
+import {
+  emailCapacityBoostRoute,
+  emailDeliveryInfoRoute,
+  getOutboxEmailRoute,
+  listOutboxEmailsRoute,
+  updateOutboxEmailRoute,
+} from "./emails-outbox.ts";
+import {
   createInternalApiKeyRoute,
   getInternalApiKeyRoute,
   listInternalApiKeysRoute,
@@ -62,6 +77,7 @@ import { createTeamRoute, deleteTeamRoute, getTeamRoute, listTeamsRoute, updateT
 import { addTeamMemberRoute, removeTeamMemberRoute } from "./team-memberships.ts";
 import { getTeamMemberProfileRoute, listTeamMemberProfilesRoute, updateTeamMemberProfileRoute } from "./team-member-profiles.ts";
 import {
+  acceptTeamInvitationByIdRoute,
   acceptTeamInvitationRoute,
   checkTeamInvitationCodeRoute,
   listTeamInvitationsRoute,
@@ -92,6 +108,7 @@ import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
 import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
+import { passkeyRoutes } from "./auth-passkey.ts";
 import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
 import {
   createEmailDraftRoute,
@@ -108,8 +125,21 @@ import {
   updateEmailDraftRoute,
   updateEmailTemplateRoute,
   updateEmailThemeRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
 } from "./internal-emails.ts";
 import { listNotificationPreferencesRoute, updateNotificationPreferenceRoute } from "./notification-preferences.ts";
+import { checkFeatureSupportRoute, checkVersionRoute, componentVersionsRoute, getAiChatRoute, saveAiChatMessageRoute } from "./platform-info.ts";
+import { analyticsEventsBatchRoute, sessionReplaysBatchRoute } from "./analytics.ts";
+import {
+  analyticsQueryRoute,
+  getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  listSessionReplaysRoute,
+} from "./internal-analytics.ts";
 import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
 
@@ -124,6 +154,12 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   deleteAdminProjectRoute,
   getConfigRoute,
   updateConfigOverrideRoute,
+  getConfigOverrideRoute,
+  setConfigOverrideRoute,
+  updateLevelConfigOverrideRoute,
+  resetConfigOverrideKeysRoute,
+  getConfigSourceRoute,
+  unlinkConfigSourceRoute,
   createInternalApiKeyRoute,
   listInternalApiKeysRoute,
   getInternalApiKeyRoute,
@@ -179,6 +215,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   checkTeamInvitationCodeRoute,
   teamInvitationDetailsRoute,
   acceptTeamInvitationRoute,
+  acceptTeamInvitationByIdRoute,
   listTeamPermissionsRoute,
   grantTeamPermissionRoute,
   revokeTeamPermissionRoute,
@@ -206,6 +243,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInCodeRoute,
   checkSignInCodeRoute,
   otpSignInRoute,
+  ...passkeyRoutes,
   sendEmailRoute,
   renderEmailRoute,
   unsubscribeLinkRoute,
@@ -225,4 +263,26 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   sendSignInInvitationRoute,
   listNotificationPreferencesRoute,
   updateNotificationPreferenceRoute,
+  emailDeliveryInfoRoute,
+  emailCapacityBoostRoute,
+  listOutboxEmailsRoute,
+  getOutboxEmailRoute,
+  updateOutboxEmailRoute,
+  deleteEmailTemplateRoute,
+  deleteEmailThemeRoute,
+  deleteEmailDraftRoute,
+  // Issue 13: small endpoints of the current SDK.
+  checkFeatureSupportRoute,
+  checkVersionRoute,
+  componentVersionsRoute,
+  getAiChatRoute,
+  saveAiChatMessageRoute,
+  analyticsEventsBatchRoute,
+  sessionReplaysBatchRoute,
+  listSessionReplaysRoute,
+  getSessionReplayRoute,
+  listSessionReplayChunksRoute,
+  getSessionReplayChunkEventsRoute,
+  getSessionReplayEventsRoute,
+  analyticsQueryRoute,
 ];

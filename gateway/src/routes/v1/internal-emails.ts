@@ -238,3 +238,42 @@ export const sendSignInInvitationRoute = defineRoute({
     return { json: { success: true } };
   },
 });
+
+export const deleteEmailTemplateRoute = defineRoute({
+  method: "DELETE",
+  path: "/internal/email-templates/:templateId",
+  summary: "Delete an e-mail template",
+  tags,
+  access: ADMIN,
+  schemas: { params: Obj({ templateId: Uuid() }) },
+  async handler({ auth, params, clients }) {
+    await clients.emailTemplates.deleteEmailTemplate({ projectId: auth.projectId, templateId: params.templateId });
+    return { json: { success: true } };
+  },
+});
+
+export const deleteEmailThemeRoute = defineRoute({
+  method: "DELETE",
+  path: "/internal/email-themes/:id",
+  summary: "Delete an e-mail theme (templates and drafts that chose it use the project's theme)",
+  tags,
+  access: ADMIN,
+  schemas: { params: Obj({ id: Uuid() }) },
+  async handler({ auth, params, clients }) {
+    await clients.emailTemplates.deleteEmailTheme({ projectId: auth.projectId, themeId: params.id });
+    return { json: { success: true } };
+  },
+});
+
+export const deleteEmailDraftRoute = defineRoute({
+  method: "DELETE",
+  path: "/internal/email-drafts/:id",
+  summary: "Delete an e-mail draft",
+  tags,
+  access: ADMIN,
+  schemas: { params: Obj({ id: Uuid() }) },
+  async handler({ auth, params, clients }) {
+    await clients.emailTemplates.deleteEmailDraft({ projectId: auth.projectId, draftId: params.id });
+    return { json: { success: true } };
+  },
+});

@@ -15,6 +15,12 @@ export function adminProjectView(p: Project): Record<string, unknown> {
     description: p.description,
     logo_url: p.logoUrl ?? null,
     full_logo_url: p.fullLogoUrl ?? null,
+    // The current SDK's names and fields (latest-sdk.md B): full_logo_url is now logo_full_url (both are shown).
+    logo_full_url: p.fullLogoUrl ?? null,
+    logo_dark_mode_url: p.logoDarkModeUrl ?? null,
+    logo_full_dark_mode_url: p.logoFullDarkModeUrl ?? null,
+    onboarding_status: p.onboardingStatus || null,
+    is_development_environment: p.isDevelopmentEnvironment,
     created_at_millis: Number(p.createdAtMillis),
     is_production_mode: p.isProductionMode,
     owner_team_id: p.ownerTeamId ?? null,
@@ -32,6 +38,7 @@ const OAuthProvider = Obj(
     client_secret: Type.Optional(Type.String()),
     facebook_config_id: Type.Optional(Type.String()),
     microsoft_tenant_id: Type.Optional(Type.String()),
+    apple_bundle_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 })),
     enabled: Type.Optional(Type.Boolean()),
   },
 );
@@ -80,12 +87,32 @@ export const ProjectConfigUpdate = Obj(
   },
 );
 
+/** The current SDK's project fields; `logo_full_url` is the new name of `full_logo_url` (either may be sent). */
+const newerProjectFields = {
+  logo_full_url: OptionalImageUrl,
+  logo_dark_mode_url: OptionalImageUrl,
+  logo_full_dark_mode_url: OptionalImageUrl,
+  onboarding_status: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  is_development_environment: Type.Optional(Type.Boolean()),
+};
+
+type NewerProjectFields = { full_logo_url?: string | null; logo_full_url?: string | null };
+
+/** The full logo from either name; both given and different → 400. */
+function fullLogoOf(body: NewerProjectFields): string | null | undefined {
+  if (body.full_logo_url !== undefined && body.logo_full_url !== undefined && body.full_logo_url !== body.logo_full_url) {
+    throw statusError(400, "full_logo_url and logo_full_url name the same field; send one of them.");
+  }
+  return body.logo_full_url !== undefined ? body.logo_full_url : body.full_logo_url;
+}
+
 const ProjectUpdate = Obj(
   {
     display_name: Type.Optional(DisplayName({ minLength: 1 })),
     description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     logo_url: OptionalImageUrl,
     full_logo_url: OptionalImageUrl,
+    ...newerProjectFields,
     is_production_mode: Type.Optional(Type.Boolean()),
     config: Type.Optional(ProjectConfigUpdate),
   },
@@ -98,6 +125,7 @@ const ProjectCreate = Obj(
     description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     logo_url: OptionalImageUrl,
     full_logo_url: OptionalImageUrl,
+    ...newerProjectFields,
     is_production_mode: Type.Optional(Type.Boolean()),
     config: Type.Optional(ProjectConfigUpdate),
   },
@@ -147,7 +175,11 @@ export const createInternalProjectRoute = defineRoute({
       displayName: body.display_name,
       description: body.description ?? "",
       logoUrl: body.logo_url ?? undefined,
-      fullLogoUrl: body.full_logo_url ?? undefined,
+      fullLogoUrl: fullLogoOf(body) ?? undefined,
+      logoDarkModeUrl: body.logo_dark_mode_url ?? undefined,
+      logoFullDarkModeUrl: body.logo_full_dark_mode_url ?? undefined,
+      onboardingStatus: body.onboarding_status ?? "",
+      isDevelopmentEnvironment: body.is_development_environment ?? false,
       isProductionMode: body.is_production_mode ?? false,
       ownerTeamId: body.owner_team_id,
       configUpdateJson: JSON.stringify({ allow_localhost: true, ...body.config }),
@@ -183,8 +215,14 @@ export const updateAdminProjectRoute = defineRoute({
       description: body.description === null ? "" : body.description,
       logoUrl: body.logo_url ?? undefined,
       clearLogoUrl: body.logo_url === null,
-      fullLogoUrl: body.full_logo_url ?? undefined,
-      clearFullLogoUrl: body.full_logo_url === null,
+      fullLogoUrl: fullLogoOf(body) ?? undefined,
+      clearFullLogoUrl: fullLogoOf(body) === null,
+      logoDarkModeUrl: body.logo_dark_mode_url ?? undefined,
+      clearLogoDarkModeUrl: body.logo_dark_mode_url === null,
+      logoFullDarkModeUrl: body.logo_full_dark_mode_url ?? undefined,
+      clearLogoFullDarkModeUrl: body.logo_full_dark_mode_url === null,
+      onboardingStatus: body.onboarding_status === null ? "" : body.onboarding_status,
+      isDevelopmentEnvironment: body.is_development_environment,
       isProductionMode: body.is_production_mode,
       configUpdateJson: body.config ? JSON.stringify(body.config) : "",
     });

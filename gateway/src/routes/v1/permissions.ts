@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import type { PermissionDefinition } from "@vestibule/proto/teams_permissions/v1/permission";
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
 import { knownError } from "@vestibule/shared/errors";
-import { formatValidationMessage, Obj, Optional, QueryBoolean, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { formatValidationMessage, Obj, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import { resolveUserId } from "../helpers.ts";
 import { defineRoute } from "../route.ts";
 import { callerOf } from "../teams-caller.ts";
@@ -178,14 +178,31 @@ function definitionRoutes(kind: "team" | "project") {
       summary: `List ${kind} permission definitions${kind === "team" ? " (the system $ permissions included)" : ""}`,
       tags,
       access: ["admin"],
-      schemas: {},
-      async handler({ auth, clients }) {
+      // The current SDK pages team definitions (limit, cursor = a definition id, query); without them, all at once.
+      schemas: {
+        query: Obj({
+          limit: Optional(QueryInteger({ minimum: 1, maximum: 1000 })),
+          cursor: Optional(Type.String({ maxLength: 255 })),
+          query: Optional(Type.String({ maxLength: 255 })),
+        }),
+      },
+      async handler({ auth, clients, query }) {
         const { definitions } = await clients.permissionDefinitions.listPermissionDefinitions({
           projectId: auth.projectId,
           scope,
           knownConfigVersion: auth.project.project.version,
         });
-        return { json: { items: definitions.map(definitionView), is_paginated: false } };
+        if (query.limit === undefined && query.cursor === undefined && query.query === undefined) {
+          return { json: { items: definitions.map(definitionView), is_paginated: false } };
+        }
+        const term = query.query?.toLowerCase();
+        const matching = term ? definitions.filter((d) => d.id.toLowerCase().includes(term) || (d.description ?? "").toLowerCase().includes(term)) : definitions;
+        const start = query.cursor === undefined ? 0 : matching.findIndex((d) => d.id === query.cursor);
+        // An unknown cursor (a definition deleted between two pages) ends the listing.
+        const rest = start < 0 ? [] : matching.slice(start);
+        const page = query.limit === undefined ? rest : rest.slice(0, query.limit);
+        const next = query.limit !== undefined && rest.length > query.limit ? rest[query.limit]!.id : null;
+        return { json: { items: page.map(definitionView), is_paginated: true, pagination: { next_cursor: next } } };
       },
     }),
     create: defineRoute({

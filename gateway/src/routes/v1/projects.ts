@@ -18,6 +18,9 @@ const CLIENT_CONFIG_KEYS = [
 export function clientProjectView(p: CachedProject): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   for (const key of CLIENT_CONFIG_KEYS) config[key] = p.adminConfig[key];
+  // The current SDK reads the trusted domains and allow_localhost to find trusted parent domains (latest-sdk.md B).
+  config.allow_localhost = p.adminConfig.allow_localhost;
+  config.domains = p.adminConfig.domains;
   return { id: p.project.id, display_name: p.project.displayName, config };
 }
 

@@ -4,7 +4,7 @@ import { DisplayName, ImageUrl, Nullable, Obj, Optional, UserIdOrMe, Uuid } from
 import type { ServiceClients } from "../../clients.ts";
 import type { TeamCache } from "../../auth/team-cache.ts";
 import { memberProfileView } from "../../views/team.ts";
-import { serverUserView } from "../../views/user.ts";
+import { serverUserView, userViewProject, type UserViewProject } from "../../views/user.ts";
 import { resolveUserId } from "../helpers.ts";
 import { defineRoute } from "../route.ts";
 import { selectedTeamsOf } from "../selected-teams.ts";
@@ -23,6 +23,7 @@ async function profileViews(
   projectId: string,
   type: "client" | "server" | "admin",
   members: readonly TeamMember[],
+  project: UserViewProject,
 ): Promise<Record<string, unknown>[]> {
   if (members.length === 0) return [];
   const { users } = await clients.users.listUsers({
@@ -37,7 +38,7 @@ async function profileViews(
   return members.map((m) => {
     const user = byId.get(m.userId);
     const view = memberProfileView(m, user);
-    return type === "client" || !user ? view : { ...view, user: serverUserView(user, selected?.get(user.id)) };
+    return type === "client" || !user ? view : { ...view, user: serverUserView(user, selected?.get(user.id), project) };
   });
 }
 
@@ -51,7 +52,7 @@ export const listTeamMemberProfilesRoute = defineRoute({
   async handler({ auth, query, clients, teamCache }) {
     const userId = query.user_id === undefined ? "" : resolveUserId(auth, query.user_id);
     const { members } = await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: callerOf(auth), teamId: query.team_id ?? "", userId });
-    return { json: { items: await profileViews(clients, teamCache, auth.projectId, auth.type, members), is_paginated: false } };
+    return { json: { items: await profileViews(clients, teamCache, auth.projectId, auth.type, members, userViewProject(auth.project)), is_paginated: false } };
   },
 });
 
@@ -65,7 +66,7 @@ export const getTeamMemberProfileRoute = defineRoute({
   async handler({ auth, params, clients, teamCache }) {
     const userId = resolveUserId(auth, params.user_id);
     const { member } = await clients.teamMembers.getTeamMember({ projectId: auth.projectId, caller: callerOf(auth), teamId: params.team_id, userId });
-    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!]);
+    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!], userViewProject(auth.project));
     return { json: view };
   },
 });
@@ -88,7 +89,7 @@ export const updateTeamMemberProfileRoute = defineRoute({
       profileImageUrl: body.profile_image_url ?? undefined,
       clearProfileImageUrl: body.profile_image_url === null,
     });
-    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!]);
+    const [view] = await profileViews(clients, teamCache, auth.projectId, auth.type, [member!], userViewProject(auth.project));
     return { json: view };
   },
 });

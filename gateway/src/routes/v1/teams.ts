@@ -1,5 +1,6 @@
 import { knownError, statusError } from "@vestibule/shared/errors";
-import { DisplayName, formatValidationMessage, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { Type } from "typebox";
+import { DisplayName, formatValidationMessage, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import { teamView } from "../../views/team.ts";
 import { resolveUserId } from "../helpers.ts";
 import { defineRoute } from "../route.ts";
@@ -41,14 +42,35 @@ const TeamParams = Obj({ team_id: Uuid() });
 export const listTeamsRoute = defineRoute({
   method: "GET",
   path: "/teams",
-  summary: "List teams (a client lists its own: user_id=me); oldest first",
+  summary: "List teams (a client lists its own: user_id=me); oldest first; a server may page a project's teams",
   tags: ["Teams"],
   access: ANY,
-  schemas: { query: Obj({ user_id: Optional(UserIdOrMe()) }) },
+  schemas: {
+    query: Obj({
+      user_id: Optional(UserIdOrMe()),
+      // The current SDK's paging (latest-sdk.md B): creation order, cursor = a team id.
+      limit: Optional(QueryInteger({ minimum: 1 })),
+      cursor: Optional(Uuid()),
+      query: Optional(Type.String({ maxLength: 1000 })),
+      order_by: Optional(OneOf(["created_at"])),
+      desc: Optional(QueryBoolean()),
+    }),
+  },
   async handler({ auth, query, clients }) {
     const userId = query.user_id === undefined ? "" : resolveUserId(auth, query.user_id);
-    const { teams } = await clients.teams.listTeams({ projectId: auth.projectId, caller: callerOf(auth), userId });
-    return { json: { items: teams.map((t) => teamView(t, auth.type)), is_paginated: false } };
+    const paged = query.limit !== undefined || query.cursor !== undefined || query.query !== undefined || query.desc === true || query.order_by !== undefined;
+    const res = await clients.teams.listTeams({
+      projectId: auth.projectId,
+      caller: callerOf(auth),
+      userId,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? "",
+      query: query.query ?? "",
+      desc: query.desc === true,
+    });
+    const items = res.teams.map((t) => teamView(t, auth.type));
+    if (!paged) return { json: { items, is_paginated: false } };
+    return { json: { items, is_paginated: true, pagination: { next_cursor: res.nextCursor || null } } };
   },
 });
 

@@ -8,7 +8,7 @@ import { Base64, DisplayName, Email, ImageUrl, Metadata, Nullable, Obj, OneOf, O
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { UserCache } from "../../auth/user-cache.ts";
-import { clientUserView, serverUserView } from "../../views/user.ts";
+import { clientUserView, serverUserView, userViewProject } from "../../views/user.ts";
 import { defineRoute } from "../route.ts";
 import { resolveUserId } from "../helpers.ts";
 import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
@@ -25,7 +25,11 @@ const ClientUserUpdate = Obj({
   totp_secret_base64: Optional(Nullable(Base64())),
   otp_auth_enabled: Optional(Type.Boolean()),
   passkey_auth_enabled: Optional(Type.Boolean()),
+  // The current SDK may send the primary e-mail (latest-sdk.md B); it is stored unverified unless it already was.
+  primary_email: Optional(Nullable(Email())),
 });
+
+const RiskScore = Type.Integer({ minimum: 0, maximum: 100 });
 
 const serverWritable = {
   display_name: Optional(Nullable(DisplayName())),
@@ -41,6 +45,12 @@ const serverWritable = {
   password_hash: Optional(Type.String()),
   otp_auth_enabled: Optional(Type.Boolean()),
   totp_secret_base64: Optional(Nullable(Base64())),
+  // Restriction by an administrator (issue 13): a public reason and private details, both only with restricted_by_admin.
+  restricted_by_admin: Optional(Type.Boolean()),
+  restricted_by_admin_reason: Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  restricted_by_admin_private_details: Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  country_code: Optional(Nullable(Type.String({ pattern: "^[A-Za-z]{2}$" }))),
+  risk_scores: Optional(Obj({ sign_up: Obj({ bot: RiskScore, free_trial_abuse: RiskScore }) })),
 };
 
 const ServerUserUpdate = Obj({
@@ -82,6 +92,11 @@ function identityUpdate(projectId: string, userId: string, b: Partial<ServerUpda
     otpAuthEnabled: b.otp_auth_enabled,
     passkeyAuthEnabled: b.passkey_auth_enabled,
     isAnonymous: b.is_anonymous,
+    restrictedByAdmin: b.restricted_by_admin,
+    restrictedByAdminReason: nullable(b.restricted_by_admin_reason),
+    restrictedByAdminPrivateDetails: nullable(b.restricted_by_admin_private_details),
+    countryCode: nullable(b.country_code),
+    riskScores: b.risk_scores && { signUpBot: b.risk_scores.sign_up.bot, signUpFreeTrialAbuse: b.risk_scores.sign_up.free_trial_abuse },
   };
 }
 
@@ -138,7 +153,8 @@ export const getMeRoute = defineRoute({
   async handler({ auth, teamCache }) {
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
     const team = await selectedTeamOf(teamCache, auth.user.record);
-    return { json: auth.type === "client" ? clientUserView(auth.user.record, team) : serverUserView(auth.user.record, team) };
+    const project = userViewProject(auth.project);
+    return { json: auth.type === "client" ? clientUserView(auth.user.record, team, project) : serverUserView(auth.user.record, team, project) };
   },
 });
 
@@ -167,7 +183,8 @@ export const patchMeClientRoute = defineRoute({
     }
     const user = await updateUser(clients, users, auth, auth.user.id, body);
     const team = await selectedTeamOf(teamCache, user);
-    return { json: auth.type === "client" ? clientUserView(user, team) : serverUserView(user, team) };
+    const project = userViewProject(auth.project);
+    return { json: auth.type === "client" ? clientUserView(user, team, project) : serverUserView(user, team, project) };
   },
 });
 
@@ -183,7 +200,7 @@ export const deleteMeRoute = defineRoute({
     if (auth.type === "client" && !(auth.project.adminConfig.client_user_deletion_enabled as boolean)) {
       throw statusError(400, "Client user deletion is not enabled for this project");
     }
-    await clients.users.deleteUser({ projectId: auth.projectId, userId: auth.user.id });
+    await clients.accounts.deleteAccount({ projectId: auth.projectId, userId: auth.user.id });
     users.invalidate(auth.projectId, auth.user.id);
     return { json: { success: true } };
   },
@@ -222,6 +239,11 @@ export const createUserRoute = defineRoute({
       isAnonymous: body.is_anonymous ?? false,
       oauthProviders: (body.oauth_providers ?? []).map((p) => ({ id: p.id, accountId: p.account_id, email: p.email ?? undefined })),
       signUpMethod: "server",
+      restrictedByAdmin: body.restricted_by_admin ?? false,
+      restrictedByAdminReason: body.restricted_by_admin_reason ?? undefined,
+      restrictedByAdminPrivateDetails: body.restricted_by_admin_private_details ?? undefined,
+      countryCode: body.country_code ?? undefined,
+      riskScores: body.risk_scores && { signUpBot: body.risk_scores.sign_up.bot, signUpFreeTrialAbuse: body.risk_scores.sign_up.free_trial_abuse },
     };
     // One auth call creates the user with its credentials (password or hash, TOTP secret, OAuth links), or nothing.
     const { userId } = await clients.passwords.createUserWithCredential({
@@ -236,28 +258,31 @@ export const createUserRoute = defineRoute({
     });
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
-    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!)) };
+    return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!), userViewProject(auth.project)) };
   },
 });
 
 export const listUsersRoute = defineRoute({
   method: "GET",
   path: "/users",
-  summary: "List users (cursor-paged, by sign-up time)",
+  summary: "List users (cursor-paged, by sign-up time or last activity; restricted and anonymous users only when asked for)",
   tags: ["Users"],
   access: SERVER,
   schemas: {
     query: Obj({
       limit: Optional(QueryInteger({ minimum: 1 })),
       cursor: Optional(Uuid()),
-      order_by: Optional(OneOf(["signed_up_at"])),
+      order_by: Optional(OneOf(["signed_up_at", "last_active_at"])),
       desc: Optional(QueryBoolean()),
       query: Optional(Type.String()),
       include_anonymous: Optional(QueryBoolean()),
+      include_restricted: Optional(QueryBoolean()),
+      only_anonymous: Optional(QueryBoolean()),
       team_id: Optional(Uuid()),
     }),
   },
   async handler({ auth, query, clients, teamCache }) {
+    const project = userViewProject(auth.project);
     // `team_id`: the team's members (TEAM_NOT_FOUND for an unknown team), paged by identity like any listing.
     const members = query.team_id
       ? (await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: { accessType: AccessType.SERVER }, teamId: query.team_id })).members
@@ -271,10 +296,18 @@ export const listUsersRoute = defineRoute({
       includeAnonymous: query.include_anonymous === true,
       userIds: members?.map((m) => m.userId) ?? [],
       restrictToUserIds: members !== undefined,
+      includeRestricted: query.include_restricted === true,
+      requireEmailVerification: project.requireEmailVerification,
+      onlyAnonymous: query.only_anonymous === true,
+      orderBy: query.order_by ?? "",
     });
     const selected = await selectedTeamsOf(teamCache, auth.projectId, res.users);
     return {
-      json: { items: res.users.map((u) => serverUserView(u, selected.get(u.id))), is_paginated: true, pagination: { next_cursor: res.nextCursor || null } },
+      json: {
+        items: res.users.map((u) => serverUserView(u, selected.get(u.id), project)),
+        is_paginated: true,
+        pagination: { next_cursor: res.nextCursor || null },
+      },
     };
   },
 });
@@ -292,7 +325,7 @@ export const getUserRoute = defineRoute({
     const userId = resolveUserId(auth, params.user_id);
     const user = await users.get(auth.projectId, userId);
     if (!user) throw knownError("USER_NOT_FOUND");
-    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user), userViewProject(auth.project)) };
   },
 });
 
@@ -305,7 +338,7 @@ export const patchUserRoute = defineRoute({
   schemas: { params: UserParams, body: ServerUserUpdate },
   async handler({ auth, params, body, clients, users, teamCache }) {
     const user = await updateUser(clients, users, auth, resolveUserId(auth, params.user_id), body);
-    return { json: serverUserView(user, await selectedTeamOf(teamCache, user)) };
+    return { json: serverUserView(user, await selectedTeamOf(teamCache, user), userViewProject(auth.project)) };
   },
 });
 
@@ -318,7 +351,7 @@ export const deleteUserRoute = defineRoute({
   schemas: { params: UserParams },
   async handler({ auth, params, clients, users }) {
     const userId = resolveUserId(auth, params.user_id);
-    await clients.users.deleteUser({ projectId: auth.projectId, userId });
+    await clients.accounts.deleteAccount({ projectId: auth.projectId, userId });
     users.invalidate(auth.projectId, userId);
     return { json: { success: true } };
   },

@@ -49,3 +49,24 @@ describe("access token claims", () => {
     expect(issuerFor("https://api.x.io", "p1", false)).toBe("https://api.x.io/api/v1/projects/p1");
   });
 });
+
+describe("restriction claims (issue 13)", () => {
+  const base = { publicUrl: "https://api.x.io", projectId: "p1", sessionId: "s1", nowSeconds: 0, lifetimeSeconds: 600 };
+
+  it("marks anonymous users restricted with reason anonymous", () => {
+    const claims = buildAccessTokenClaims({ ...base, user: { ...user, isAnonymous: true } });
+    expect([claims.is_restricted, claims.restricted_reason]).toEqual([true, { type: "anonymous" }]);
+  });
+
+  it("marks unverified users restricted only where the project requires verified e-mails", () => {
+    expect(buildAccessTokenClaims({ ...base, user }).is_restricted).toBe(false);
+    const claims = buildAccessTokenClaims({ ...base, user, requireEmailVerification: true });
+    expect([claims.is_restricted, claims.restricted_reason]).toEqual([true, { type: "email_not_verified" }]);
+    expect(buildAccessTokenClaims({ ...base, user: { ...user, primaryEmailVerified: true }, requireEmailVerification: true }).is_restricted).toBe(false);
+  });
+
+  it("marks users an administrator restricted", () => {
+    const claims = buildAccessTokenClaims({ ...base, user: { ...user, restrictedByAdmin: true } });
+    expect([claims.is_restricted, claims.restricted_reason]).toEqual([true, { type: "restricted_by_administrator" }]);
+  });
+});

@@ -1,8 +1,10 @@
 /**
  * Access-token claims (contract tokens.md §1) plus the claims newer published SDKs validate (`signed_up_at`,
  * `is_restricted`, `restricted_reason`, `requires_totp_mfa`). Claims are a snapshot of the user at mint time.
- * Pure functions, no I/O.
+ * Pure functions, no I/O. `is_restricted` / `restricted_reason` come from the one restriction rule
+ * (@vestibule/shared/restriction), which the gateway's user views also use.
  */
+import { restrictionOf } from "@vestibule/shared/restriction";
 
 /** The user facts a token carries (from identity's User). */
 export interface TokenUser {
@@ -14,6 +16,8 @@ export interface TokenUser {
   readonly isAnonymous: boolean;
   readonly requiresTotpMfa: boolean;
   readonly signedUpAtMillis: number;
+  /** Restricted by an administrator (absent = false). */
+  readonly restrictedByAdmin?: boolean;
 }
 
 export interface AccessTokenClaims {
@@ -55,8 +59,14 @@ export function buildAccessTokenClaims(input: {
   readonly user: TokenUser;
   readonly nowSeconds: number;
   readonly lifetimeSeconds: number;
+  /** The project's onboarding.requireEmailVerification (absent = false). */
+  readonly requireEmailVerification?: boolean;
 }): AccessTokenClaims {
   const { user, projectId } = input;
+  const restriction = restrictionOf(
+    { isAnonymous: user.isAnonymous, primaryEmailVerified: user.primaryEmailVerified, restrictedByAdmin: user.restrictedByAdmin ?? false },
+    { requireEmailVerification: input.requireEmailVerification ?? false },
+  );
   // Key order of the reference: the payload object, then iss, iat, aud, exp (irrelevant for JWT, kept for diffs).
   return {
     sub: user.id,
@@ -69,8 +79,8 @@ export function buildAccessTokenClaims(input: {
     email_verified: user.primaryEmailVerified,
     selected_team_id: user.selectedTeamId,
     is_anonymous: user.isAnonymous,
-    is_restricted: false,
-    restricted_reason: null,
+    is_restricted: restriction.isRestricted,
+    restricted_reason: restriction.reason,
     requires_totp_mfa: user.requiresTotpMfa,
     signed_up_at: Math.floor(user.signedUpAtMillis / 1000),
     iss: issuerFor(input.publicUrl, projectId, user.isAnonymous),

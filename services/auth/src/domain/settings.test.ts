@@ -7,7 +7,7 @@ describe("auth settings from the rendered config", () => {
       "p1",
       "Demo",
       JSON.stringify({
-        auth: { allowSignUp: false, password: { allowSignIn: false }, otp: { allowSignIn: true }, refreshTokenRotation: true, accessTokenLifetimeSeconds: 30 },
+        auth: { allowSignUp: false, password: { allowSignIn: false }, otp: { allowSignIn: true }, passkey: { allowSignIn: true }, refreshTokenRotation: true, accessTokenLifetimeSeconds: 30 },
         domains: { allowLocalhost: false, trustedDomains: { a: { baseUrl: "https://a.com", handlerPath: "/h" }, b: { handlerPath: "/h" } } },
       }),
     );
@@ -17,16 +17,25 @@ describe("auth settings from the rendered config", () => {
       allowSignUp: false,
       passwordSignIn: false,
       otpSignIn: true,
+      passkeySignIn: true,
       refreshTokenRotation: true,
       accessTokenLifetimeSeconds: 30,
       redirectTrust: { allowLocalhost: false, trustedDomains: ["https://a.com"] },
+      requireEmailVerification: false,
     });
   });
 
   it("falls back to a fresh project's defaults", () => {
     const s = authSettingsFromRendered("p1", "Demo", JSON.stringify({ auth: { accessTokenLifetimeSeconds: 5 } }));
-    expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, otpSignIn: false, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
+    expect(s).toMatchObject({ allowSignUp: true, passwordSignIn: true, otpSignIn: false, passkeySignIn: false, refreshTokenRotation: false, accessTokenLifetimeSeconds: 600 });
     expect(s.redirectTrust).toEqual({ allowLocalhost: true, trustedDomains: [] });
     expect(authSettingsFromRendered("p1", "Demo", "not json").accessTokenLifetimeSeconds).toBe(600);
+  });
+});
+
+describe("restriction settings (issue 13)", () => {
+  it("reads onboarding.requireEmailVerification", () => {
+    expect(authSettingsFromRendered("p1", "Demo", JSON.stringify({ onboarding: { requireEmailVerification: true } })).requireEmailVerification).toBe(true);
+    expect(authSettingsFromRendered("p1", "Demo", "{}").requireEmailVerification).toBe(false);
   });
 });

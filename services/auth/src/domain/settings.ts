@@ -2,6 +2,7 @@
  * The part of a project's rendered configuration (identity's `rendered_config_json`) the auth service acts on.
  * Missing or malformed values fall back to the defaults of a fresh project. Pure functions, no I/O.
  */
+import { requiresEmailVerification } from "@vestibule/shared/restriction";
 import type { RedirectTrust } from "./redirect.ts";
 
 export interface AuthSettings {
@@ -11,10 +12,14 @@ export interface AuthSettings {
   readonly passwordSignIn: boolean;
   /** Magic link / one-time code sign-in (`auth.otp.allowSignIn`, admin `magic_link_enabled`); off by default. */
   readonly otpSignIn: boolean;
+  /** Passkey sign-in and registration (`auth.passkey.allowSignIn`, admin `passkey_enabled`); off by default. */
+  readonly passkeySignIn: boolean;
   readonly refreshTokenRotation: boolean;
   /** Access-token lifetime; always > 20 s (the SDK refreshes when fewer than 20 s remain). */
   readonly accessTokenLifetimeSeconds: number;
   readonly redirectTrust: RedirectTrust;
+  /** onboarding.requireEmailVerification: unverified users are restricted (token claims). */
+  readonly requireEmailVerification: boolean;
 }
 
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 600;
@@ -48,9 +53,11 @@ export function authSettingsFromRendered(projectId: string, displayName: string,
     allowSignUp: bool(auth.allowSignUp, true),
     passwordSignIn: bool(obj(auth.password).allowSignIn, true),
     otpSignIn: bool(obj(auth.otp).allowSignIn, false),
+    passkeySignIn: bool(obj(auth.passkey).allowSignIn, false),
     refreshTokenRotation: bool(auth.refreshTokenRotation, false),
     accessTokenLifetimeSeconds:
       typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20 ? lifetime : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
     redirectTrust: { allowLocalhost: bool(domains.allowLocalhost, true), trustedDomains },
+    requireEmailVerification: requiresEmailVerification(rendered),
   };
 }

@@ -17,13 +17,14 @@ export interface ClaimsColumns {
   readonly c_is_anonymous: boolean | null;
   readonly c_requires_totp_mfa: boolean | null;
   readonly c_signed_up_at_millis: number | null;
+  readonly c_restricted_by_admin: boolean | null;
   readonly c_checked_at: Date | null;
 }
 
 export const CLAIMS_SELECT = `c.version AS c_version, c.deleted AS c_deleted, c.display_name AS c_display_name,
   c.primary_email AS c_primary_email, c.primary_email_verified AS c_primary_email_verified,
   c.selected_team_id AS c_selected_team_id, c.is_anonymous AS c_is_anonymous, c.requires_totp_mfa AS c_requires_totp_mfa,
-  c.signed_up_at_millis AS c_signed_up_at_millis, c.checked_at AS c_checked_at`;
+  c.signed_up_at_millis AS c_signed_up_at_millis, c.restricted_by_admin AS c_restricted_by_admin, c.checked_at AS c_checked_at`;
 
 export type SnapshotState = { kind: "missing" } | { kind: "deleted" } | { kind: "present"; user: TokenUser; checkedAt: Date };
 
@@ -42,6 +43,7 @@ export function snapshotState(userId: string, c: ClaimsColumns): SnapshotState {
       isAnonymous: c.c_is_anonymous ?? false,
       requiresTotpMfa: c.c_requires_totp_mfa ?? false,
       signedUpAtMillis: c.c_signed_up_at_millis ?? 0,
+      restrictedByAdmin: c.c_restricted_by_admin ?? false,
     },
   };
 }
@@ -55,15 +57,15 @@ export const claimsStore = {
   async upsert(db: Queryable, s: ClaimsSnapshot): Promise<void> {
     await db.query(
       `INSERT INTO user_claims AS c (project_id, user_id, version, display_name, primary_email, primary_email_verified, selected_team_id,
-         is_anonymous, requires_totp_mfa, signed_up_at_millis, checked_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+         is_anonymous, requires_totp_mfa, signed_up_at_millis, restricted_by_admin, checked_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
        ON CONFLICT (project_id, user_id) DO UPDATE SET
          version = EXCLUDED.version, display_name = EXCLUDED.display_name, primary_email = EXCLUDED.primary_email,
          primary_email_verified = EXCLUDED.primary_email_verified, selected_team_id = EXCLUDED.selected_team_id,
          is_anonymous = EXCLUDED.is_anonymous, requires_totp_mfa = EXCLUDED.requires_totp_mfa,
-         signed_up_at_millis = EXCLUDED.signed_up_at_millis, checked_at = now()
+         signed_up_at_millis = EXCLUDED.signed_up_at_millis, restricted_by_admin = EXCLUDED.restricted_by_admin, checked_at = now()
        WHERE NOT c.deleted AND c.version <= EXCLUDED.version`,
-      [s.projectId, s.id, s.version, s.displayName, s.primaryEmail, s.primaryEmailVerified, s.selectedTeamId, s.isAnonymous, s.requiresTotpMfa, s.signedUpAtMillis],
+      [s.projectId, s.id, s.version, s.displayName, s.primaryEmail, s.primaryEmailVerified, s.selectedTeamId, s.isAnonymous, s.requiresTotpMfa, s.signedUpAtMillis, s.restrictedByAdmin ?? false],
     );
   },
 

@@ -6,20 +6,21 @@ export interface CliLoginRow {
   readonly expires_at: Date;
   readonly completed_at: Date | null;
   readonly delivered_at: Date | null;
+  readonly anon_user_id: string | null;
 }
 
-const COLUMNS = "id, project_id, expires_at, completed_at, delivered_at";
+const COLUMNS = "id, project_id, expires_at, completed_at, delivered_at, anon_user_id";
 
 /** The only SQL about CLI logins. */
 export const cliLoginStore = {
-  async insert(db: Queryable, l: { id: string; projectId: string; pollingCodeHash: string; loginCodeHash: string; expiresAt: Date }): Promise<void> {
-    await db.query(`INSERT INTO cli_logins (id, project_id, polling_code_hash, login_code_hash, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
-      l.id,
-      l.projectId,
-      l.pollingCodeHash,
-      l.loginCodeHash,
-      l.expiresAt,
-    ]);
+  async insert(
+    db: Queryable,
+    l: { id: string; projectId: string; pollingCodeHash: string; loginCodeHash: string; expiresAt: Date; anonUserId?: string },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO cli_logins (id, project_id, polling_code_hash, login_code_hash, expires_at, anon_user_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [l.id, l.projectId, l.pollingCodeHash, l.loginCodeHash, l.expiresAt, l.anonUserId ?? null],
+    );
   },
 
   async byPollingCode(db: Queryable, projectId: string, pollingCodeHash: string): Promise<CliLoginRow | undefined> {

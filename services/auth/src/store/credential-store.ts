@@ -1,17 +1,14 @@
 import type { Queryable } from "@vestibule/shared/db";
-import { ATTEMPT_WAIT_SQL } from "@vestibule/shared/rate-limit";
 
-/** `getManyWithAttempts` as one statement, prepared once per connection (it runs for every batch of password sign-ins). */
-const CREDENTIALS_WITH_ATTEMPTS = {
-  name: "auth_credentials_with_attempts",
-  text: `SELECT NULL::text AS key, c.project_id, c.user_id::text, c.password_hash, NULL::int AS wait
+/** `getMany` as one statement, prepared once per connection (it runs for every batch of password sign-ins). */
+const CREDENTIALS = {
+  name: "auth_credentials",
+  text: `SELECT c.project_id, c.user_id::text, c.password_hash
            FROM unnest($1::text[], $2::uuid[]) AS q (project_id, user_id)
-           JOIN password_credentials c ON c.project_id = q.project_id AND c.user_id = q.user_id
-         UNION ALL
-         SELECT key, NULL, NULL, NULL, ${ATTEMPT_WAIT_SQL} FROM attempt_counters WHERE key = ANY($3::text[])`,
+           JOIN password_credentials c ON c.project_id = q.project_id AND c.user_id = q.user_id`,
 };
 
-/** Key of a user in `getManyWithAttempts`'s map of hashes. */
+/** Key of a user in `getMany`'s map of hashes. */
 export const credentialKey = (projectId: string, userId: string): string => `${projectId}\u0000${userId.toLowerCase()}`;
 
 /** The only SQL about password credentials. */
@@ -24,26 +21,13 @@ export const credentialStore = {
     return rows[0]?.password_hash;
   },
 
-  /**
-   * The password hashes of many users (by `credentialKey`) and, in the same round trip, the state of brute-force
-   * counters (key → seconds still blocked, for the keys that have a counter; see `RateLimiter.start`).
-   */
-  async getManyWithAttempts(
-    db: Queryable,
-    users: readonly { projectId: string; userId: string }[],
-    attemptKeys: readonly string[],
-  ): Promise<{ passwordHashes: Map<string, string>; attempts: Map<string, number> }> {
-    const { rows } = await db.query<{ key: string | null; project_id: string | null; user_id: string | null; password_hash: string | null; wait: number | null }>({
-      ...CREDENTIALS_WITH_ATTEMPTS,
-      values: [users.map((u) => u.projectId), users.map((u) => u.userId), attemptKeys],
+  /** The password hashes of many users, by `credentialKey` (users without a password have none). */
+  async getMany(db: Queryable, users: readonly { projectId: string; userId: string }[]): Promise<Map<string, string>> {
+    const { rows } = await db.query<{ project_id: string; user_id: string; password_hash: string }>({
+      ...CREDENTIALS,
+      values: [users.map((u) => u.projectId), users.map((u) => u.userId)],
     });
-    const passwordHashes = new Map<string, string>();
-    const attempts = new Map<string, number>();
-    for (const r of rows) {
-      if (r.key === null) passwordHashes.set(credentialKey(r.project_id!, r.user_id!), r.password_hash!);
-      else attempts.set(r.key, r.wait ?? 0);
-    }
-    return { passwordHashes, attempts };
+    return new Map(rows.map((r) => [credentialKey(r.project_id, r.user_id), r.password_hash]));
   },
 
   async upsert(db: Queryable, projectId: string, userId: string, passwordHash: string): Promise<void> {

@@ -43,6 +43,19 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   { id: "ec150b79-649b-4564-a37b-df02f7646147", type: "sign_in_invitation", displayName: "Sign In Invitation", tsxSource: source("sign-in-invitation.tsx") },
 ];
 
+/**
+ * The fixed template ids the current SDK exports (`DEFAULT_TEMPLATE_IDS` of @stackframe/stack-shared 2.8.108), one per
+ * system e-mail. In every project each names that project's template of the type (whatever its own id), so an app
+ * that sends or renders `DEFAULT_TEMPLATE_IDS.sign_in_invitation` gets the project's sign-in invitation template.
+ */
+export const PUBLISHED_TEMPLATE_IDS: Readonly<Record<string, SystemTemplateType>> = {
+  "e7d009ce-8d47-4528-b245-5bf119f2ffa3": "email_verification",
+  "a70fb3a4-56c1-4e42-af25-49d25603abd0": "password_reset",
+  "822687fe-8d0a-4467-a0d1-416b6e639478": "magic_link",
+  "e84de395-2076-4831-9c19-8e9a96a868e4": "team_invitation",
+  "066dd73c-36da-4fd0-b6d6-ebf87683f8bc": "sign_in_invitation",
+};
+
 /** Source of a template created with POST /internal/email-templates. */
 export const NEW_TEMPLATE_SOURCE = source("new-template.tsx");
 /** Source of a draft created without one. */

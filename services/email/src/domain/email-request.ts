@@ -1,6 +1,7 @@
 import { NOTIFICATION_CATEGORIES, categoryByName } from "./categories.ts";
 
-export type EmailStatus = "queued" | "sent" | "failed";
+/** `cancelled`: an admin cancelled it in the outbox before delivery. */
+export type EmailStatus = "queued" | "sent" | "failed" | "cancelled";
 
 /** The system e-mails; producers name one of them in `template` together with its variables. */
 export const SYSTEM_TEMPLATE_TYPES = ["email_verification", "password_reset", "magic_link", "team_invitation", "sign_in_invitation"] as const;

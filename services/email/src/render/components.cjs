@@ -110,7 +110,19 @@ function Tailwind(props) {
   return h(React.Fragment, null, props.children);
 }
 
+/**
+ * <ProjectLogo data={projectLogos} mode="light" | "dark"/> of the published product's themes: the project's logo
+ * (full logo first, dark-mode variants in dark mode) when the theme was given logos, else nothing.
+ */
+function ProjectLogo(props) {
+  const d = (props && props.data) || {};
+  const dark = props && props.mode === "dark";
+  const src = (dark && (d.logoFullDarkModeUrl || d.logoDarkModeUrl)) || d.logoFullUrl || d.logoUrl;
+  if (typeof src !== "string" || src === "") return null;
+  return h("img", { src, alt: "Logo", style: { display: "block", height: "32px", margin: "0 auto 16px" } });
+}
+
 Object.assign(exports, {
   Subject, NotificationCategory, Html, Head, Preview, Body, Container, Section, Row, Column, Heading, Text, Link,
-  Button, Hr, Img, Tailwind,
+  Button, Hr, Img, Tailwind, ProjectLogo,
 });

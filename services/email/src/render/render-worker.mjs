@@ -35,7 +35,11 @@ const LIBRARY = [
   ["react-dom", fileModule(join(reactDomDir, "cjs/react-dom.production.js"))],
   ["react-dom/server", fileModule(join(reactDomDir, "cjs/react-dom-server-legacy.browser.production.js"))],
   ["@vestibule/emails", fileModule(new URL("./components.cjs", import.meta.url).pathname)],
+  ["arktype", fileModule(new URL("./arktype.cjs", import.meta.url).pathname)],
 ];
+
+/** What react-email's render() puts before a rendered document (the published product's e-mails start with it). */
+const DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
 
 /** Runs in the context before any untrusted code: the module registry and the render entry point. */
 const BOOTSTRAP = new vm.Script(
@@ -48,7 +52,7 @@ const BOOTSTRAP = new vm.Script(
   function requireModule(name) {
     const key = aliases[name] || name;
     const m = modules[key];
-    if (!m) throw new Error("Cannot import \"" + name + "\": e-mail templates and themes can import only react, react/jsx-runtime and @vestibule/emails.");
+    if (!m) throw new Error("Cannot import \"" + name + "\": e-mail templates and themes can import only react, react/jsx-runtime, @vestibule/emails (also as @stackframe/emails and @react-email/components) and arktype.");
     return m.exports;
   }
   function define(name, factory) {
@@ -81,11 +85,18 @@ const BOOTSTRAP = new vm.Script(
       const collected = emails.__beginRender();
       let content;
       if (input.template) {
-        const Template = pick(define("template", g.__vestibuleTemplate), ["EmailTemplate", "default"], "template");
+        const templateExports = define("template", g.__vestibuleTemplate);
+        const Template = pick(templateExports, ["EmailTemplate", "default"], "template");
         let variables = input.variables;
         if (input.previewVariables) {
           const preview = Template.PreviewVariables;
           variables = preview && typeof preview === "object" ? preview : {};
+        } else if (typeof templateExports.variablesSchema === "function") {
+          // A template's declared variables (arktype): the variables must match it.
+          const checked = templateExports.variablesSchema(variables || {});
+          if (checked && typeof checked === "object" && typeof checked.summary === "string" && Array.isArray(checked.problems)) {
+            throw new Error("The variables do not match the template's variablesSchema: " + checked.summary);
+          }
         }
         content = React.createElement(Template, { user: input.user, project: input.project, variables: variables || {} });
       } else {
@@ -189,7 +200,9 @@ function handle(job) {
     return { error: /timed out/i.test(message) ? `Rendering took longer than ${job.timeoutMs} ms.` : message };
   }
   if (typeof parsed.error === "string") return { error: parsed.error };
-  const html = typeof parsed.html === "string" ? parsed.html : "";
+  const markup = typeof parsed.html === "string" ? parsed.html : "";
+  // A rendered document (a theme's <Html>) gets the doctype, as the published product's renderer writes it.
+  const html = markup.startsWith("<html") ? DOCTYPE + markup : markup;
   if (html.length > job.maxHtmlLength) return { error: `The rendered e-mail is larger than ${job.maxHtmlLength} characters.` };
   const out = { html, text: textOf(html) };
   if (typeof parsed.subject === "string") out.subject = parsed.subject;

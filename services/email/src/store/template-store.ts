@@ -162,4 +162,15 @@ export const templateStore = {
   async markDraftSent(db: Queryable, projectId: string, id: string): Promise<void> {
     await db.query(`UPDATE email_drafts SET sent_at = now() WHERE project_id = $1 AND id = $2`, [projectId, id]);
   },
+
+  // ---- deletes (admin); each returns false when nothing was deleted
+  async deleteTemplate(db: Queryable, projectId: string, id: string): Promise<boolean> {
+    return (await db.query(`DELETE FROM email_templates WHERE project_id = $1 AND id = $2`, [projectId, id])).rowCount === 1;
+  },
+  async deleteTheme(db: Queryable, projectId: string, id: string): Promise<boolean> {
+    return (await db.query(`DELETE FROM email_themes WHERE project_id = $1 AND id = $2`, [projectId, id])).rowCount === 1;
+  },
+  async deleteDraft(db: Queryable, projectId: string, id: string): Promise<boolean> {
+    return (await db.query(`DELETE FROM email_drafts WHERE project_id = $1 AND id = $2`, [projectId, id])).rowCount === 1;
+  },
 };

@@ -21,8 +21,8 @@ import {
   validateAdminConfigUpdate,
   validateOverride,
   withoutSecretLeaves,
-} from "./config.ts";
-import type { AdminConfigUpdate, ConfigOverride } from "./config.ts";
+} from "./config/index.ts";
+import type { AdminConfigUpdate, ConfigOverride } from "./config/index.ts";
 
 /** The stored document after a sequence of writes, as the project service folds them. */
 function fold(...patches: ConfigOverride[]): ConfigOverride {
@@ -68,8 +68,14 @@ describe("defaults", () => {
 
   it("use Stack Auth's top-level key names in the config string", () => {
     expect(Object.keys(JSON.parse(JSON.stringify(renderConfig({}))) as object).sort()).toEqual(
-      ["apiKeys", "auth", "dataVault", "domains", "emails", "payments", "rbac", "teams", "users"].sort(),
+      ["apiKeys", "apps", "auth", "dataVault", "domains", "emails", "onboarding", "payments", "project", "rbac", "teams", "users"].sort(),
     );
+  });
+
+  it("turn analytics on by default, and off with apps.installed.analytics.enabled (issue 13)", () => {
+    expect(renderConfig({}).apps.installed.analytics).toEqual({ enabled: true });
+    expect(renderConfig({ "apps.installed.analytics.enabled": false }).apps.installed.analytics).toEqual({ enabled: false });
+    expect(renderConfig({ "apps.installed.analytics": null }).apps.installed.analytics).toBeUndefined();
   });
 
   it("render to the contract's admin view", () => {

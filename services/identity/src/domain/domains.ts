@@ -9,17 +9,26 @@
  * Pure functions: no I/O.
  */
 
-import { isLocalhost, parseUrl } from "@vestibule/shared/urls";
+import {
+  countWildcards,
+  isLocalhost,
+  MAX_HOST_PATTERN_LENGTH,
+  MAX_HOST_PATTERN_WILDCARDS,
+  MAX_URL_LENGTH,
+  parseUrl,
+} from "@vestibule/shared/urls";
 
 export { isLocalhost, isRedirectUrlTrusted, matchHostPattern, type RedirectTrustOptions } from "@vestibule/shared/urls";
 
 /**
  * Why a host pattern is not acceptable, or null when it is. Rules (spec section 5): not empty, no leading or
  * trailing dot, no two dots in a row, only letters, digits, dots, hyphens and `*` wildcards. A bracketed IPv6
- * literal (`[::1]`) is also accepted as a plain host.
+ * literal (`[::1]`) is also accepted as a plain host. Limits that keep matching cheap: at most
+ * `MAX_HOST_PATTERN_LENGTH` characters and `MAX_HOST_PATTERN_WILDCARDS` wildcards.
  */
 export function hostPatternProblem(host: string): string | null {
   if (host === "") return "host must not be empty";
+  if (host.length > MAX_HOST_PATTERN_LENGTH) return `host must be at most ${MAX_HOST_PATTERN_LENGTH} characters`;
   if (host.startsWith("[") && host.endsWith("]")) {
     return parseUrl(`http://${host}`) ? null : `host is not a valid IPv6 literal: ${host}`;
   }
@@ -28,6 +37,9 @@ export function hostPatternProblem(host: string): string | null {
   if (host.includes("..")) return `host must not contain two dots in a row: ${host}`;
   if (!/^[A-Za-z0-9.*-]+$/.test(host)) {
     return `host may only contain letters, digits, dots, hyphens and * wildcards: ${host}`;
+  }
+  if (countWildcards(host) > MAX_HOST_PATTERN_WILDCARDS) {
+    return `host may have at most ${MAX_HOST_PATTERN_WILDCARDS} wildcards: ${host}`;
   }
   return null;
 }
@@ -43,6 +55,7 @@ export function isValidHostPattern(host: string): boolean {
  * host pattern and whose port, if any, is numeric. A path is allowed (it is ignored when matching).
  */
 export function trustedDomainProblem(domain: string): string | null {
+  if (domain.length > MAX_URL_LENGTH) return `Trusted domain must be at most ${MAX_URL_LENGTH} characters`;
   const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(domain);
   if (!match) return `Trusted domain must be an http(s) URL: ${domain}`;
   const scheme = match[1]!.toLowerCase();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { overrideFromAdminConfigUpdate, renderConfig } from "./config.ts";
-import type { ConfigOverride } from "./config.ts";
+import { overrideFromAdminConfigUpdate, renderConfig } from "./config/index.ts";
+import type { ConfigOverride } from "./config/index.ts";
 import { productionModeProblems } from "./production-checks.ts";
 
 const PROJECT = "6f1c1a4e-3a0b-4c7e-9d51-0b4c1f8e2a77";

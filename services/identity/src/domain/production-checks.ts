@@ -3,8 +3,8 @@
  * Pure functions: no I/O.
  */
 
-import { adminDomainsFromRendered } from "./config.ts";
-import type { RenderedConfig } from "./config.ts";
+import { adminDomainsFromRendered } from "./config/index.ts";
+import type { RenderedConfig } from "./config/index.ts";
 import { isLocalhost } from "./domains.ts";
 
 export type ProductionModeProblemId =

@@ -1,4 +1,4 @@
-import { flattenOverride, type ConfigOverride } from "./config.ts";
+import { flattenOverride, type ConfigOverride } from "./config/index.ts";
 
 /** The definition a seed key belongs to: `rbac.permissions.<id>` (the first three segments). */
 function definitionRoot(path: string): string {

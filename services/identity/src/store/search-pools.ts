@@ -21,6 +21,7 @@ function pinnedPool(ctx: ServiceContext, sessionSettings: Record<string, string>
     max: 3,
     applicationName: `vestibule-${ctx.schema}-search`,
     sessionSettings,
+    log: ctx.log,
   });
 }
 

@@ -25,6 +25,9 @@ export interface UserRow {
   readonly country_code: string | null;
   readonly risk_score_bot: number;
   readonly risk_score_free_trial_abuse: number;
+  readonly restricted_by_admin: boolean;
+  readonly restricted_by_admin_reason: string | null;
+  readonly restricted_by_admin_private_details: string | null;
   readonly signed_up_at_millis: number;
   readonly last_active_at_millis: number;
   /** UTC date of sign-up, YYYY-MM-DD. */
@@ -54,6 +57,12 @@ export interface UserFields {
   readonly requires_totp_mfa: boolean;
   readonly is_anonymous: boolean;
   readonly selected_team_id: string | null;
+  readonly restricted_by_admin: boolean;
+  readonly restricted_by_admin_reason: string | null;
+  readonly restricted_by_admin_private_details: string | null;
+  readonly country_code: string | null;
+  readonly risk_score_bot: number;
+  readonly risk_score_free_trial_abuse: number;
 }
 
 export interface NewUser extends UserFields {
@@ -61,7 +70,6 @@ export interface NewUser extends UserFields {
   readonly project_id: string;
   readonly oauth_providers: readonly StoredOAuthProvider[];
   readonly sign_up_method: string;
-  readonly country_code: string | null;
 }
 
 /** Users of `source` (a table or a subquery aliased u) with their primary e-mail channel and last activity. */
@@ -73,7 +81,8 @@ function selectUsers(source: string): string {
          u.server_metadata::text AS server_metadata,
          u.has_password, u.otp_auth_enabled, u.passkey_auth_enabled, u.requires_totp_mfa, u.oauth_providers,
          u.is_anonymous, u.selected_team_id, u.sign_up_method, u.country_code, u.risk_score_bot,
-         u.risk_score_free_trial_abuse,
+         u.risk_score_free_trial_abuse, u.restricted_by_admin, u.restricted_by_admin_reason,
+         u.restricted_by_admin_private_details,
          floor(extract(epoch FROM u.signed_up_at) * 1000)::int8 AS signed_up_at_millis,
          floor(extract(epoch FROM coalesce(a.last_active_at, u.signed_up_at)) * 1000)::int8 AS last_active_at_millis,
          (u.signed_up_at AT TIME ZONE 'UTC')::date::text AS sign_up_day,
@@ -101,6 +110,22 @@ export interface ListUsersQuery {
   readonly exactId?: string;
   readonly includeAnonymous: boolean;
   readonly userIds?: readonly string[];
+  /** Only anonymous users. */
+  readonly onlyAnonymous?: boolean;
+  /**
+   * Leave restricted users out (@vestibule/shared/restriction): admin-restricted ones, and, where the project requires
+   * verified e-mails, those without a verified primary e-mail. Anonymous users are governed by includeAnonymous.
+   */
+  readonly excludeRestricted?: { readonly requireEmailVerification: boolean };
+  /** Listing order: sign-up time (default) or last activity (sign-up time until the user is seen again). */
+  readonly orderBy?: "signed_up_at" | "last_active_at";
+}
+
+/** The sort key of a listing, as an expression on users u. */
+function sortKey(q: ListUsersQuery, alias: string): string {
+  return q.orderBy === "last_active_at"
+    ? `coalesce((SELECT x.last_active_at FROM user_activity x WHERE x.user_id = ${alias}.id), ${alias}.signed_up_at)`
+    : `${alias}.signed_up_at`;
 }
 
 /** A user (id) whose first activity of a UTC day was just recorded. */
@@ -166,12 +191,15 @@ export const userStore = {
     await db.query(
       `INSERT INTO users (id, project_id, display_name, profile_image_url, client_metadata, client_read_only_metadata,
          server_metadata, has_password, otp_auth_enabled, passkey_auth_enabled, requires_totp_mfa, oauth_providers,
-         is_anonymous, selected_team_id, sign_up_method, country_code)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+         is_anonymous, selected_team_id, sign_up_method, country_code, restricted_by_admin, restricted_by_admin_reason,
+         restricted_by_admin_private_details, risk_score_bot, risk_score_free_trial_abuse)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
       [
         u.id, u.project_id, u.display_name, u.profile_image_url, u.client_metadata, u.client_read_only_metadata,
         u.server_metadata, u.has_password, u.otp_auth_enabled, u.passkey_auth_enabled, u.requires_totp_mfa,
         JSON.stringify(u.oauth_providers), u.is_anonymous, u.selected_team_id, u.sign_up_method, u.country_code,
+        u.restricted_by_admin, u.restricted_by_admin_reason, u.restricted_by_admin_private_details, u.risk_score_bot,
+        u.risk_score_free_trial_abuse,
       ],
     );
   },
@@ -181,11 +209,15 @@ export const userStore = {
     await db.query(
       `UPDATE users SET display_name = $2, profile_image_url = $3, client_metadata = $4, client_read_only_metadata = $5,
          server_metadata = $6, has_password = $7, otp_auth_enabled = $8, passkey_auth_enabled = $9,
-         requires_totp_mfa = $10, is_anonymous = $11, selected_team_id = $12, version = version + 1, updated_at = now()
+         requires_totp_mfa = $10, is_anonymous = $11, selected_team_id = $12, restricted_by_admin = $13,
+         restricted_by_admin_reason = $14, restricted_by_admin_private_details = $15, country_code = $16,
+         risk_score_bot = $17, risk_score_free_trial_abuse = $18, version = version + 1, updated_at = now()
        WHERE id = $1`,
       [
         userId, f.display_name, f.profile_image_url, f.client_metadata, f.client_read_only_metadata, f.server_metadata,
         f.has_password, f.otp_auth_enabled, f.passkey_auth_enabled, f.requires_totp_mfa, f.is_anonymous, f.selected_team_id,
+        f.restricted_by_admin, f.restricted_by_admin_reason, f.restricted_by_admin_private_details, f.country_code,
+        f.risk_score_bot, f.risk_score_free_trial_abuse,
       ],
     );
   },
@@ -205,10 +237,14 @@ export const userStore = {
     return rowCount === 1;
   },
 
-  /** Where a cursor user sits in sign-up order (the timestamp as text keeps its microseconds). */
-  async position(db: Queryable, projectId: string, userId: string): Promise<{ signedUpAt: string; id: string } | undefined> {
+  /**
+   * Where a cursor user sits in the listing order (the timestamp as text keeps its microseconds): its sign-up time, or
+   * its last activity for `orderBy` last_active_at.
+   */
+  async position(db: Queryable, projectId: string, userId: string, orderBy?: ListUsersQuery["orderBy"]): Promise<{ signedUpAt: string; id: string } | undefined> {
+    const key = sortKey({ projectId, limit: 0, desc: false, includeAnonymous: true, orderBy }, "u");
     const { rows } = await db.query<{ signed_up_at: string; id: string }>(
-      `SELECT signed_up_at::text AS signed_up_at, id FROM users WHERE project_id = $1 AND id = $2`,
+      `SELECT (${key})::text AS signed_up_at, id FROM users u WHERE project_id = $1 AND id = $2`,
       [projectId, userId],
     );
     return rows[0] ? { signedUpAt: rows[0].signed_up_at, id: rows[0].id } : undefined;
@@ -416,6 +452,18 @@ export const userStore = {
   },
 };
 
+/**
+ * The SQL side of restrictionOf (@vestibule/shared/restriction) for non-anonymous users: not restricted by an admin,
+ * and with a verified primary e-mail where the project requires one.
+ */
+function restrictionConditions(requireEmailVerification: boolean): string[] {
+  const conditions = ["NOT u.restricted_by_admin"];
+  if (requireEmailVerification) {
+    conditions.push("EXISTS (SELECT 1 FROM contact_channels v WHERE v.user_id = u.id AND v.is_primary AND v.is_verified)");
+  }
+  return conditions;
+}
+
 /** Builds the SQL of one listing request: parameters, the listing's conditions, its order and limit. */
 class PageQuery {
   readonly params: unknown[];
@@ -427,11 +475,13 @@ class PageQuery {
     this.dir = q.desc ? "DESC" : "ASC";
     this.conditions = ["u.project_id = $1"];
     if (!q.includeAnonymous) this.conditions.push("NOT u.is_anonymous");
+    if (q.onlyAnonymous) this.conditions.push("u.is_anonymous");
+    if (q.excludeRestricted) this.conditions.push(...restrictionConditions(q.excludeRestricted.requireEmailVerification));
     if (q.userIds) this.conditions.push(`u.id = ANY(${this.param(q.userIds)}::uuid[])`);
     // Keyset: the page starts at the cursor user (inclusive).
     if (q.from) {
       const at = `${this.param(q.from.signedUpAt)}::timestamptz, ${this.param(q.from.id)}::uuid`;
-      this.conditions.push(`(u.signed_up_at, u.id) ${q.desc ? "<=" : ">="} (${at})`);
+      this.conditions.push(`(${sortKey(q, "u")}, u.id) ${q.desc ? "<=" : ">="} (${at})`);
     }
   }
 
@@ -445,7 +495,7 @@ class PageQuery {
   }
 
   order(alias: string): string {
-    return `ORDER BY ${alias}.signed_up_at ${this.dir}, ${alias}.id ${this.dir}`;
+    return `ORDER BY ${sortKey(this.q, alias)} ${this.dir}, ${alias}.id ${this.dir}`;
   }
 
   limit(): string {
@@ -485,7 +535,7 @@ const SEARCH_WALK_MIN_MATCHES = 11;
 const searchPaths = new LoadingCache<"walk" | "trigram">(() => Promise.reject(new Error("searchPaths is filled with set()")), { ttlMs: 10 * 60_000, maxEntries: 20_000 });
 
 function searchPathKey(q: ListUsersQuery, search: string): string {
-  return `${q.projectId}|${q.includeAnonymous ? 1 : 0}|${search.toLowerCase()}`;
+  return `${q.projectId}|${q.includeAnonymous ? 1 : 0}|${q.onlyAnonymous ? 1 : 0}|${q.excludeRestricted ? (q.excludeRestricted.requireEmailVerification ? 2 : 1) : 0}|${q.orderBy ?? ""}|${search.toLowerCase()}`;
 }
 
 /** A name for a prepared statement, derived from its text (one plan per distinct statement and connection). */

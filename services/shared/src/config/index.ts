@@ -28,13 +28,19 @@ function present(raw: string | undefined): raw is string {
   return raw !== undefined && raw !== "";
 }
 
-export function str(env: string, description: string, opts: { default?: string; minLength?: number } = {}): Field<string> {
+export function str(
+  env: string,
+  description: string,
+  opts: { default?: string; minLength?: number; check?: (value: string) => string | null } = {},
+): Field<string> {
   return field(env, description, (raw) => {
     const value = present(raw) ? raw : opts.default;
     if (value === undefined) throw new Error("is required");
     if (opts.minLength !== undefined && value.length < opts.minLength) {
       throw new Error(`must be at least ${opts.minLength} characters long`);
     }
+    const problem = opts.check?.(value);
+    if (problem) throw new Error(problem);
     return value;
   });
 }
@@ -138,4 +144,18 @@ export function describeConfig(spec: ConfigSpec): string {
   return Object.values(spec)
     .map((f) => `| \`${f.env}\` | ${f.description} |`)
     .join("\n");
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost", "[::1]"]);
+
+/**
+ * Development mode turns on conveniences meant for one laptop (the development mailbox that shows every e-mail, the
+ * development override key, stack traces in 500 answers). A process in development mode that listens on anything but
+ * loopback is refused at start-up, so forgetting `VESTIBULE_MODE` on a server cannot expose them. Production is the
+ * default; `npm start` and the test supports set development explicitly.
+ */
+export function assertDevelopmentOnLoopback(config: { readonly mode: string; readonly host: string }): void {
+  if (config.mode === "development" && !LOOPBACK_HOSTS.has(config.host) && !/^127\.\d+\.\d+\.\d+$/.test(config.host)) {
+    throw new ConfigError([`VESTIBULE_MODE=development may only listen on loopback (HOST is ${config.host}); set VESTIBULE_MODE=production`]);
+  }
 }

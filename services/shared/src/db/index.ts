@@ -23,6 +23,8 @@ export interface PoolSettings {
   readonly applicationName?: string;
   /** Planner or session settings of every connection (sent at connection start-up, costing no round trip). */
   readonly sessionSettings?: Readonly<Record<string, string>>;
+  /** Where the errors of idle connections are reported (a lost connection, a server restart). */
+  readonly log?: Logger;
 }
 
 /** A pool whose every connection has `search_path` set to the service's schema. */
@@ -36,8 +38,12 @@ export function createPool(settings: PoolSettings): Pool {
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
+  // An idle client that loses its connection must not crash the process; the pool replaces it. It is still reported:
+  // a run of these means the database went away or restarted.
+  pool.on("error", (err) => {
+    if (settings.log) settings.log.warn({ err: err.message, schema: settings.schema }, "idle database connection failed; the pool replaces it");
+    else process.emitWarning(`vestibule-${settings.schema}: idle database connection failed: ${err.message}`);
+  });
   return pool;
 }
 

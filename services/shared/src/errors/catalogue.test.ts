@@ -25,6 +25,7 @@ import {
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const CONTRACT_ERRORS_MD = join(process.env.VESTIBULE_CONTRACT_DIR ?? "/work/shared/contract", "errors.md");
+const CONTRACT_LATEST_SDK_MD = join(process.env.VESTIBULE_CONTRACT_DIR ?? "/work/shared/contract", "latest-sdk.md");
 
 const concreteCodes = KNOWN_ERROR_CODES.filter((c): c is ConcreteKnownErrorCode => !KNOWN_ERRORS[c].abstract);
 const abstractCodes = KNOWN_ERROR_CODES.filter((c) => KNOWN_ERRORS[c].abstract);
@@ -73,6 +74,20 @@ const SAMPLE_INPUT: Record<string, unknown> = {
   quantity: 5,
   store_id: "s1",
   hashed_key: "h1",
+  restricted_reason: { type: "anonymous" },
+  provider: "github",
+  details: "No token.",
+  product_id: "pro",
+  context: null,
+  product_customer_type: "user",
+  customer_type: "user",
+  one_time_purchase_id: "otp1",
+  subscription_id: "sub1",
+  subscription_invoice_id: "inv1",
+  expires_at: "2026-01-01T00:00:00.000Z",
+  email_id: "e1",
+  status: "SENT",
+  timeout_ms: 1000,
 };
 
 function sampleInput(code: ConcreteKnownErrorCode): Record<string, unknown> | undefined {
@@ -96,9 +111,15 @@ describe("catalogue", () => {
     }
   });
 
-  it("holds the contract's 111 sendable codes and 11 abstract parents", () => {
-    expect(concreteCodes).toHaveLength(111);
+  it("holds the 111 sendable codes of the seed-era contract, the 27 the current SDK added, and 11 abstract parents", () => {
+    expect(concreteCodes).toHaveLength(138);
     expect(abstractCodes).toHaveLength(11);
+    // 2.8.41 knows 122 codes (111 + 11 parents), 2.8.108 knows 144 (latest-sdk.md F).
+    expect(KNOWN_ERROR_CODES.filter((c) => KNOWN_ERRORS[c].generations.includes("seed"))).toHaveLength(122);
+    expect(KNOWN_ERROR_CODES.filter((c) => KNOWN_ERRORS[c].generations.includes("current"))).toHaveLength(144);
+    expect(KNOWN_ERRORS.OFFER_DOES_NOT_EXIST.generations).toEqual(["seed"]);
+    expect(KNOWN_ERRORS.PRODUCT_DOES_NOT_EXIST.generations).toEqual(["current"]);
+    expect(KNOWN_ERRORS.USER_NOT_FOUND.generations).toEqual(["seed", "current"]);
   });
 
   it("maps statuses to the agreed Connect codes", () => {
@@ -110,6 +131,7 @@ describe("catalogue", () => {
       408: Code.DeadlineExceeded,
       409: Code.AlreadyExists,
       500: Code.Internal,
+      503: Code.Unavailable,
     };
     for (const code of KNOWN_ERROR_CODES) {
       const entry = KNOWN_ERRORS[code];
@@ -255,9 +277,19 @@ describe.runIf(existsSync(CONTRACT_ERRORS_MD))("contract/errors.md", () => {
   const ticked = (cell: string) => [...cell.matchAll(/`([A-Za-z][A-Za-z0-9_]*)`/g)].map((m) => m[1]!);
   const codesIn = (cell: string) => [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]! as KnownErrorCode);
 
-  it("names exactly the catalogue's codes", () => {
+  it("names exactly the catalogue's codes, with latest-sdk.md F's additions", () => {
     const named = new Set([...text.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
     named.delete("INFINITE_LOOP_DETECTED"); // a 508 text marker, not a known error
+    // latest-sdk.md F: "Added (status): `CODE` (status[, {details}]), ..." up to "Removed in 2.8.108".
+    const latest = existsSync(CONTRACT_LATEST_SDK_MD) ? readFileSync(CONTRACT_LATEST_SDK_MD, "utf8") : "";
+    const added = /Added \(status\):([\s\S]*?)Removed in 2\.8\.108/.exec(latest)?.[1] ?? "";
+    const addedCodes = [...added.matchAll(/`([A-Z][A-Z0-9_]+)`\s+\((\d{3})/g)];
+    expect(addedCodes).toHaveLength(27);
+    for (const [, code, status] of addedCodes) {
+      expect(KNOWN_ERRORS[code as KnownErrorCode]?.httpStatus, code).toBe(Number(status));
+      expect(KNOWN_ERRORS[code as KnownErrorCode].generations, code).toEqual(["current"]);
+      named.add(code!);
+    }
     for (const code of named) expect(KNOWN_ERROR_CODES, `${code} from the contract`).toContain(code);
     for (const code of KNOWN_ERROR_CODES) expect(named.has(code), `${code} not in the contract`).toBe(true);
   });

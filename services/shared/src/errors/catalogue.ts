@@ -12,60 +12,27 @@
  *  - `params`:  used only to render the message and never sent (e.g. INVALID_ACCESS_TYPE echoes the header value
  *    in its message but has no details). Both are passed together as the one input object of `knownError()`.
  */
-import { Code } from "@connectrpc/connect";
+import type { Code } from "@connectrpc/connect";
+import {
+  CONNECT_CODE_FOR_KNOWN_ERROR_STATUS,
+  leaf,
+  optional,
+  required,
+  type AccessType,
+  type CustomerType,
+  type FieldMap,
+  type InputFrom,
+  type JsonValue,
+  type KnownErrorHttpStatus,
+  type LeafSpec,
+  type PermissionScope,
+  type Resolve,
+} from "./catalogue-kit.ts";
+import { CURRENT_SDK_LEAF_DEFINITIONS, SEED_SDK_ONLY_CODES } from "./catalogue-current-sdk.ts";
 
-// ---------------------------------------------------------------------------------------------------------------
-// Value types used by details
+export { CONNECT_CODE_FOR_KNOWN_ERROR_STATUS } from "./catalogue-kit.ts";
+export type { AccessType, CustomerType, JsonValue, KnownErrorHttpStatus, PermissionScope } from "./catalogue-kit.ts";
 
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
-export type AccessType = "client" | "server" | "admin";
-export type CustomerType = "user" | "team" | "custom";
-export type PermissionScope = "team" | "project";
-
-// ---------------------------------------------------------------------------------------------------------------
-// HTTP status → Connect code (the contract only uses these statuses for known errors)
-
-export const CONNECT_CODE_FOR_KNOWN_ERROR_STATUS = {
-  400: Code.InvalidArgument,
-  401: Code.Unauthenticated,
-  403: Code.PermissionDenied,
-  404: Code.NotFound,
-  408: Code.DeadlineExceeded,
-  409: Code.AlreadyExists,
-  500: Code.Internal,
-} as const satisfies Record<number, Code>;
-
-export type KnownErrorHttpStatus = keyof typeof CONNECT_CODE_FOR_KNOWN_ERROR_STATUS;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Field descriptors: one declaration gives both the runtime key list and the static type of a key.
-
-interface Field<T, Optional extends boolean> {
-  readonly optional: Optional;
-  /** Phantom: carries the value type, never set at runtime. */
-  readonly __type?: T;
-}
-type FieldMap = { readonly [key: string]: Field<unknown, boolean> };
-
-const required = <T>(): Field<T, false> => ({ optional: false });
-const optional = <T>(): Field<T, true> => ({ optional: true });
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-type FieldType<F> = F extends Field<infer T, boolean> ? T : never;
-type Resolve<M> = M extends FieldMap
-  ? Simplify<
-      { [K in keyof M as M[K] extends Field<unknown, true> ? never : K]: FieldType<M[K]> } & {
-        [K in keyof M as M[K] extends Field<unknown, true> ? K : never]?: FieldType<M[K]>;
-      }
-    >
-  : undefined;
-type InputFrom<D, P> = D extends FieldMap
-  ? P extends FieldMap
-    ? Simplify<Resolve<D> & Resolve<P>>
-    : Resolve<D>
-  : P extends FieldMap
-    ? Resolve<P>
-    : undefined;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Abstract parents (contract/errors.md §3). Never sent on the wire; the SDK tests "is instance of parent".
@@ -137,47 +104,6 @@ type _AbstractParentsAreAbstract = AssertTrue<
   (typeof ABSTRACT_DEFINITIONS)[AbstractKnownErrorCode]["parent"] extends AbstractKnownErrorCode | undefined ? true : false
 >;
 
-// ---------------------------------------------------------------------------------------------------------------
-// Concrete (leaf) codes
-
-interface LeafDefinition<
-  D extends FieldMap | undefined,
-  P extends FieldMap | undefined,
-  Parent extends AbstractKnownErrorCode | undefined,
-> {
-  readonly httpStatus: KnownErrorHttpStatus;
-  readonly parent?: Parent;
-  /** Wire details, in the order Stack sends them. Omitted for codes without details. */
-  readonly details?: D;
-  /** Message-only inputs, never sent. */
-  readonly params?: P;
-  readonly message: (input: InputFrom<D, P>) => string;
-  readonly doc: string;
-}
-
-interface LeafSpec<D, P, Parent> {
-  readonly httpStatus: KnownErrorHttpStatus;
-  readonly parent: Parent;
-  readonly details: D;
-  readonly params: P;
-  readonly message: (input: InputFrom<D, P>) => string;
-  readonly doc: string;
-}
-
-function leaf<
-  D extends FieldMap | undefined = undefined,
-  P extends FieldMap | undefined = undefined,
-  Parent extends AbstractKnownErrorCode | undefined = undefined,
->(def: LeafDefinition<D, P, Parent>): LeafSpec<D, P, Parent> {
-  return {
-    httpStatus: def.httpStatus,
-    parent: def.parent as Parent,
-    details: def.details as D,
-    params: def.params as P,
-    message: def.message,
-    doc: def.doc,
-  };
-}
 
 const STACK_REST_AUTH_DOCS = "For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication";
 const VERIFY_EMAIL_FIRST =
@@ -923,6 +849,8 @@ const LEAF_DEFINITIONS = {
     message: ({ store_id, hashed_key }) => `Data vault store with ID ${store_id} does not contain a key with hash ${hashed_key}.`,
     doc: "The data vault store has no value for that hashed key (SDK maps it to null).",
   }),
+  // The codes the current published SDK added (catalogue-current-sdk.ts).
+  ...CURRENT_SDK_LEAF_DEFINITIONS,
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -988,6 +916,20 @@ export interface KnownErrorEntry<C extends KnownErrorCode = KnownErrorCode> {
   readonly message: C extends ConcreteKnownErrorCode ? (input: KnownErrorInput<C>) => string : undefined;
   /** One-line meaning. */
   readonly doc: string;
+  /**
+   * The published SDK generations that know the code: `seed` = @stackframe/js 2.8.41 (x-stack- headers), `current` =
+   * 2.8.108 (x-hexclave- headers). A generation that does not know a code reports it as UNSUPPORTED_ERROR.
+   */
+  readonly generations: readonly SdkGeneration[];
+}
+
+/** The two published SDK generations Vestibule serves (contract/latest-sdk.md). */
+export type SdkGeneration = "seed" | "current";
+
+function generationsOf(code: string): readonly SdkGeneration[] {
+  if (code in CURRENT_SDK_LEAF_DEFINITIONS) return ["current"];
+  if ((SEED_SDK_ONLY_CODES as readonly string[]).includes(code)) return ["seed"];
+  return ["seed", "current"];
 }
 
 export type KnownErrorCatalogue = { readonly [C in KnownErrorCode]: KnownErrorEntry<C> };
@@ -1024,6 +966,7 @@ function buildCatalogue(): KnownErrorCatalogue {
       paramKeys: Object.freeze([]),
       message: undefined,
       doc: def.doc,
+      generations: Object.freeze(generationsOf(code)),
     }) as KnownErrorEntry;
   }
   for (const [code, def] of Object.entries(leafDefs)) {
@@ -1039,6 +982,7 @@ function buildCatalogue(): KnownErrorCatalogue {
       paramKeys: Object.freeze(Object.keys(def.params ?? {})),
       message: def.message as (input: unknown) => string,
       doc: def.doc,
+      generations: Object.freeze(generationsOf(code)),
     }) as KnownErrorEntry;
   }
   return Object.freeze(out) as unknown as KnownErrorCatalogue;

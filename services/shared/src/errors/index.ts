@@ -24,6 +24,7 @@ export type {
   KnownErrorInput,
   MessageParamsOf,
   PermissionScope,
+  SdkGeneration,
 } from "./catalogue.ts";
 export { KnownError, StatusError, isKnownError, isStatusError, knownError, statusError } from "./known-error.ts";
 export type { KnownErrorBody } from "./known-error.ts";

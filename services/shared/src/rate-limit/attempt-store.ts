@@ -1,54 +1,64 @@
 import type { Queryable } from "../db/index.ts";
-
-/**
- * Seconds an `attempt_counters` row is still blocked for (0 = not blocked), on the database clock. For services'
- * queries that read counters together with other data (the auth service's credential-store).
- */
-export const ATTEMPT_WAIT_SQL = "GREATEST(0, COALESCE(ceil(extract(epoch FROM blocked_until - now())), 0))::int";
+import type { CounterState, CounterWrite } from "./grants.ts";
 
 /**
  * The only SQL about brute-force attempt counters, on the `attempt_counters` table of the calling pool's schema
- * (each service using RateLimiter creates it in a migration of its own; see index.ts). Keys are already hashed by
- * the caller.
+ * (each service using RateLimiter creates it in migrations of its own; see index.ts). Keys are already hashed by the
+ * caller. `lock` and `write` run in one transaction: the counters stay locked between them.
  */
 export const attemptStore = {
   /**
-   * For each of `keys` that has a counter: whether it has failures and how many seconds it is still blocked for
-   * (0 = not blocked), measured on the database clock.
+   * Creates the missing counters and locks all of `keys` (sorted and distinct, so that two batches never wait for each
+   * other in a cycle) until the transaction ends; gives their state on the database clock: failures forgotten after
+   * `resetSeconds` without one are 0, reservations past their lease count as failures.
    */
-  async state(db: Queryable, keys: readonly string[]): Promise<Map<string, number>> {
-    if (keys.length === 0) return new Map();
-    const { rows } = await db.query<{ key: string; wait: number }>(
-      `SELECT key, ${ATTEMPT_WAIT_SQL} AS wait FROM attempt_counters WHERE key = ANY($1::text[])`,
-      [keys],
+  async lock(tx: Queryable, keys: readonly string[], resetSeconds: number): Promise<Map<string, CounterState>> {
+    const { rows } = await tx.query<{ key: string; failures: number; pending: number; wait: number }>(
+      `INSERT INTO attempt_counters AS c (key, failures, last_failure_at)
+       SELECT key, 0, now() FROM unnest($1::text[]) AS key
+       ON CONFLICT (key) DO UPDATE SET failures = c.failures
+       RETURNING c.key,
+         CASE WHEN c.last_failure_at < now() - make_interval(secs => $2) THEN 0 ELSE c.failures END
+           + CASE WHEN c.pending_until < now() THEN c.pending ELSE 0 END AS failures,
+         CASE WHEN c.pending_until < now() THEN 0 ELSE c.pending END AS pending,
+         GREATEST(0, COALESCE(ceil(extract(epoch FROM c.blocked_until - now())), 0))::int AS wait`,
+      [keys, resetSeconds],
     );
-    return new Map(rows.map((r) => [r.key, r.wait]));
+    return new Map(rows.map((r) => [r.key, { failures: r.failures, pending: r.pending, wait: r.wait }]));
   },
 
-  /** Counts a failure (restarting from 1 after `resetSeconds` without failures); returns the count. */
-  async recordFailure(db: Queryable, key: string, resetSeconds: number): Promise<number> {
-    const { rows } = await db.query<{ failures: number }>(
-      `INSERT INTO attempt_counters AS c (key, failures, last_failure_at) VALUES ($1, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN c.last_failure_at < now() - make_interval(secs => $2) THEN 1 ELSE c.failures + 1 END,
-         last_failure_at = now()
-       RETURNING failures`,
-      [key, resetSeconds],
+  /** Writes locked counters (a reservation's lease runs `leaseSeconds` from now) and deletes the clean ones. */
+  async write(tx: Queryable, writes: ReadonlyMap<string, CounterWrite>, clean: readonly string[], leaseSeconds: number): Promise<void> {
+    if (writes.size === 0 && clean.length === 0) return;
+    const w = [...writes];
+    await tx.query(
+      `WITH cleaned AS (DELETE FROM attempt_counters WHERE key = ANY($1::text[]))
+       UPDATE attempt_counters AS c SET
+         failures = u.failures,
+         pending = u.pending,
+         pending_until = CASE WHEN u.reserved THEN now() + make_interval(secs => $8) ELSE c.pending_until END,
+         last_failure_at = CASE WHEN u.failed THEN now() ELSE c.last_failure_at END,
+         blocked_until = CASE WHEN u.block > 0 THEN now() + make_interval(secs => u.block) WHEN u.block = 0 THEN NULL ELSE c.blocked_until END
+       FROM unnest($2::text[], $3::int[], $4::int[], $5::boolean[], $6::boolean[], $7::int[]) AS u (key, failures, pending, reserved, failed, block)
+       WHERE c.key = u.key`,
+      [
+        clean,
+        w.map(([k]) => k),
+        w.map(([, x]) => x.failures),
+        w.map(([, x]) => x.pending),
+        w.map(([, x]) => x.reserved),
+        w.map(([, x]) => x.failed),
+        w.map(([, x]) => x.block),
+        leaseSeconds,
+      ],
     );
-    return rows[0]!.failures;
   },
 
-  async block(db: Queryable, key: string, seconds: number): Promise<void> {
-    await db.query(`UPDATE attempt_counters SET blocked_until = now() + make_interval(secs => $2) WHERE key = $1`, [key, seconds]);
-  },
-
-  async reset(db: Queryable, key: string): Promise<void> {
-    await db.query(`DELETE FROM attempt_counters WHERE key = $1`, [key]);
-  },
-
+  /** Deletes counters without a failure for `olderThanSeconds`, not blocked and with nothing in flight. */
   async deleteStale(db: Queryable, olderThanSeconds: number): Promise<number> {
     const { rowCount } = await db.query(
-      `DELETE FROM attempt_counters WHERE last_failure_at < now() - make_interval(secs => $1) AND (blocked_until IS NULL OR blocked_until < now())`,
+      `DELETE FROM attempt_counters WHERE last_failure_at < now() - make_interval(secs => $1)
+         AND (blocked_until IS NULL OR blocked_until < now()) AND (pending = 0 OR pending_until < now())`,
       [olderThanSeconds],
     );
     return rowCount ?? 0;

@@ -1,19 +1,23 @@
 /**
- * Brute-force protection for any service that checks guessable secrets (passwords, one-time codes): failure
+ * Brute-force protection for any service that checks guessable secrets (passwords, one-time codes, TOTP): failure
  * counters per account and per client IP, shared by every replica through the service's own PostgreSQL schema, and
  * a 429 "Too many attempts. Please wait N seconds and try again." with `retryAfterSeconds` (Retry-After) once a
- * key is blocked. No domain knowledge: the caller names the method, the project and the account.
+ * key is blocked. Every attempt is reserved before it is checked (`RateLimiter.guard` / `guardMany`), so parallel
+ * guesses are checked no more often than sequential ones. No domain knowledge: the caller names the method, the
+ * project and the account.
  *
- * A service using it creates this table in a migration of its own schema (the store reads the pool's schema):
+ * A service using it creates this table in migrations of its own schema (the store reads the pool's schema):
  *
  *   CREATE TABLE attempt_counters (
- *     key text PRIMARY KEY, failures integer NOT NULL, last_failure_at timestamptz NOT NULL, blocked_until timestamptz
+ *     key text PRIMARY KEY, failures integer NOT NULL, last_failure_at timestamptz NOT NULL, blocked_until timestamptz,
+ *     pending integer NOT NULL DEFAULT 0, pending_until timestamptz
  *   );
  *   CREATE INDEX attempt_counters_last_failure_at ON attempt_counters (last_failure_at);
  *
  * and removes idle counters now and then (`attemptStore.deleteStale`).
  */
-export { RateLimiter, type Attempt, type AttemptKeys, type AttemptSubject } from "./rate-limiter.ts";
+export { RateLimiter, type Attempt, type AttemptSubject } from "./rate-limiter.ts";
 export { rateLimitConfigSpec, type RateLimitSettings } from "./config.ts";
 export { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
-export { attemptStore, ATTEMPT_WAIT_SQL } from "./attempt-store.ts";
+export { attemptStore } from "./attempt-store.ts";
+export type { AttemptOutcome } from "./grants.ts";

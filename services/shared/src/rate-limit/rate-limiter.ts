@@ -1,9 +1,10 @@
-import type { Pool } from "../db/index.ts";
-import { statusError } from "../errors/index.ts";
+import { withTransaction, type Pool } from "../db/index.ts";
+import { statusError, type StatusError } from "../errors/index.ts";
 import { hashSecret } from "../secrets/index.ts";
 import { attemptStore } from "./attempt-store.ts";
-import { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
+import { tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
 import type { RateLimitSettings } from "./config.ts";
+import { reserveAttempts, settleAttempts, type AttemptOutcome, type CounterRef, type CounterState, type Writes } from "./grants.ts";
 
 /**
  * What an attempt is counted against:
@@ -20,32 +21,73 @@ export interface AttemptSubject {
   readonly ip?: string;
 }
 
-/** One guarded attempt: report its outcome. */
+/**
+ * A reserved attempt, while it is being checked: say how the check went. Until then (and if the check throws) it
+ * counts as a failure. The first report counts; the counters are written once the check has returned.
+ */
 export interface Attempt {
-  failure(): Promise<void>;
-  success(): Promise<void>;
+  /** The guess was wrong (also what an attempt nobody reports on counts as). */
+  failure(): void;
+  /** The guess was right: the account's failures are forgotten. */
+  success(): void;
+  /** Neither (e.g. a code that exists but is expired or used): the attempt does not count. */
+  release(): void;
 }
 
-/** The hashed counter keys of a subject, to read their state together with other data (`RateLimiter.keysOf`). */
-export interface AttemptKeys {
-  readonly account: string | undefined;
-  readonly ip: string | undefined;
-  /** The keys to read: pass them to a query that returns their state (`attemptStore.state`'s `wait` per key). */
-  readonly list: readonly string[];
-}
+/** Reservations of a replica that died mid-check end (as failures) after this long. */
+const LEASE_SECONDS = 60;
+/** How long an attempt may wait for attempts in flight before it gets the 429 (Retry-After 1) instead. */
+const MAX_WAIT_MS = 5_000;
 
-const NOOP: Attempt = { failure: async () => {}, success: async () => {} };
-const NO_KEYS: AttemptKeys = { account: undefined, ip: undefined, list: [] };
+/** Wakes the attempts of this process that wait for others in flight as soon as one of their counters is settled here. */
+class Settlements {
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  /** Resolves when one of `keys` is settled in this process, or after `ms` (attempts in flight elsewhere). */
+  wait(keys: readonly string[], ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        for (const k of keys) {
+          const set = this.waiters.get(k);
+          set?.delete(done);
+          if (set?.size === 0) this.waiters.delete(k);
+        }
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      for (const k of keys) {
+        let set = this.waiters.get(k);
+        if (!set) this.waiters.set(k, (set = new Set()));
+        set.add(done);
+      }
+    });
+  }
+
+  /**
+   * Wakes the longest-waiting attempt of each of `keys` (one at a time: it passes the turn on once decided, so a
+   * crowd of waiting guesses asks the database one after another, not all at once after every settle).
+   */
+  notify(keys: Iterable<string>): void {
+    for (const k of keys) this.waiters.get(k)?.values().next().value?.();
+  }
+}
 
 /**
  * Brute-force protection shared by every replica (counters in Postgres, keys hashed so no e-mail or IP is stored):
  * a blocked key answers 429 "Too many attempts. Please wait N seconds and try again." with Retry-After N, never a
- * 500. Costs one indexed read per attempt (or none of its own: `keysOf` + `start` let a caller read the counters in
- * a query it makes anyway), plus writes only for failures and for the first success after failures.
+ * 500.
+ *
+ * Each attempt is reserved before it is checked (one short transaction per batch of attempts: counters locked, each
+ * attempt counted as in flight, in order) and settled after (one more), so guesses sent in parallel, or in one batch,
+ * are checked no more often than one after another would be: an attempt that the ones in flight could block waits
+ * for their outcome, then goes ahead or gets the 429. Concurrent right guesses (a user signing in on two devices) all
+ * go through, a little later.
  */
 export class RateLimiter {
   private readonly account: BackoffPolicy;
   private readonly ip: BackoffPolicy;
+  private readonly settlements = new Settlements();
 
   constructor(
     private readonly pool: Pool,
@@ -59,44 +101,107 @@ export class RateLimiter {
     return this.config.rateLimitEnabled === "on";
   }
 
-  /** Starts an attempt: throws the 429 when the account or the IP is blocked now. */
-  async begin(s: AttemptSubject): Promise<Attempt> {
-    if (!this.enabled) return NOOP;
-    const keys = this.keysOf(s);
-    return this.start(keys, await attemptStore.state(this.pool, keys.list));
+  /**
+   * Checks one guess: runs `check` once the attempt is reserved (throws the 429 instead when the account or the IP is
+   * blocked), then records the outcome `check` reported on `attempt` (a failure when it reported none or threw).
+   */
+  async guard<T>(subject: AttemptSubject, check: (attempt: Attempt) => Promise<T>): Promise<T> {
+    let value: T | undefined;
+    const [error] = await this.guardMany([subject], async (_, attempt) => {
+      value = await check(attempt);
+    });
+    if (error) throw error.error;
+    return value as T;
   }
 
-  /** The counter keys of a subject (none when brute-force protection is off). */
-  keysOf(s: AttemptSubject): AttemptKeys {
-    if (!this.enabled) return NO_KEYS;
-    const account = s.account ? hashSecret(`account\u0000${s.method}\u0000${s.projectId}\u0000${s.account.toLowerCase()}`) : undefined;
-    const ip = s.ip ? hashSecret(`ip\u0000${s.ip}`) : undefined;
-    return { account, ip, list: [account, ip].filter((k): k is string => k !== undefined) };
+  /** Counts one attempt as a failure right away (e.g. an e-mail sent to an address); throws the 429 when blocked. */
+  async count(subject: AttemptSubject): Promise<void> {
+    await this.guard(subject, async () => {});
   }
 
   /**
-   * Starts an attempt from the counters' state read by the caller (key → seconds still blocked, for the keys that
-   * have a counter): throws the 429 when the account or the IP is blocked now.
+   * `guard` for a batch: per subject, in order, `check(i, attempt)` runs once its attempt is reserved (all reserved
+   * attempts of a round concurrently); gives per subject undefined when it was checked, else `{ error }`: the 429 when
+   * it was refused, or what `check` threw. Failing to reach the database throws (nothing was checked, or the checked
+   * attempts stay counted as failures).
    */
-  start(keys: AttemptKeys, state: ReadonlyMap<string, number>): Attempt {
-    if (keys.list.length === 0) return NOOP;
-    const { account, ip } = keys;
-    const wait = Math.max(0, ...state.values());
-    if (wait > 0) throw statusError(429, tooManyAttemptsMessage(wait), { retryAfterSeconds: wait });
-    return {
-      failure: async () => {
-        await Promise.all([account ? this.count(account, this.account) : undefined, ip ? this.count(ip, this.ip) : undefined]);
-      },
-      // Nothing to write when the account had no counter (the usual case): only failures leave one.
-      success: async () => {
-        if (account && state.has(account)) await attemptStore.reset(this.pool, account);
-      },
-    };
+  async guardMany(subjects: readonly AttemptSubject[], check: (index: number, attempt: Attempt) => Promise<void>): Promise<({ error: unknown } | undefined)[]> {
+    const refs = subjects.map((s) => this.countersOf(s));
+    const results: ({ error: unknown } | undefined)[] = new Array(subjects.length).fill(undefined);
+    const deadline = Date.now() + MAX_WAIT_MS;
+    let waiting = subjects.map((_, i) => i);
+    for (let pause = 10; waiting.length > 0; ) {
+      const decisions = await this.transact(waiting.map((i) => refs[i]!), (state) => reserveAttempts(waiting.map((i) => refs[i]!), state));
+      const granted = waiting.filter((_, k) => decisions[k]!.granted);
+      // Decided (granted or refused): the next attempt waiting on these counters may be decided too.
+      this.settlements.notify(new Set(waiting.filter((_, k) => decisions[k]!.granted || decisions[k]!.retryAfterSeconds !== undefined).flatMap((i) => refs[i]!.map((r) => r.key))));
+      const next: number[] = [];
+      waiting.forEach((i, k) => {
+        const d = decisions[k]!;
+        if (d.granted) return;
+        if (d.retryAfterSeconds !== undefined) results[i] = { error: tooManyAttempts(d.retryAfterSeconds) };
+        else if (Date.now() > deadline) results[i] = { error: tooManyAttempts(1) };
+        else next.push(i);
+      });
+      if (granted.length > 0) await this.checkAndSettle(granted, refs, check, results);
+      else if (next.length > 0) {
+        // Only attempts of other calls are in flight: ask again once one of them is settled (or shortly, for
+        // attempts of other replicas).
+        await this.settlements.wait([...new Set(next.flatMap((i) => refs[i]!.map((r) => r.key)))], pause);
+        pause = Math.min(pause * 2, 100);
+      }
+      waiting = next;
+    }
+    return results;
   }
 
-  private async count(key: string, policy: BackoffPolicy): Promise<void> {
-    const failures = await attemptStore.recordFailure(this.pool, key, this.config.resetSeconds);
-    const seconds = blockSeconds(failures, policy);
-    if (seconds > 0) await attemptStore.block(this.pool, key, seconds);
+  private async checkAndSettle(
+    granted: readonly number[],
+    refs: readonly (readonly CounterRef[])[],
+    check: (index: number, attempt: Attempt) => Promise<void>,
+    results: ({ error: unknown } | undefined)[],
+  ): Promise<void> {
+    const outcomes = await Promise.all(
+      granted.map(async (i) => {
+        let outcome: AttemptOutcome | undefined;
+        const report = (o: AttemptOutcome) => void (outcome ??= o);
+        try {
+          await check(i, { failure: () => report("failure"), success: () => report("success"), release: () => report("release") });
+        } catch (error) {
+          results[i] = { error };
+        }
+        return outcome ?? "failure";
+      }),
+    );
+    const settled = granted.map((i, k) => ({ refs: refs[i]!, outcome: outcomes[k]! }));
+    await this.transact(settled.map((s) => s.refs), (state) => ({ decisions: undefined, ...settleAttempts(settled, state) }));
+    this.settlements.notify(new Set(settled.flatMap((s) => s.refs.map((r) => r.key))));
   }
+
+  /** Locks the counters of `refs`, applies `decide` to their state and writes what it gives, in one transaction. */
+  private async transact<D>(refs: readonly (readonly CounterRef[])[], decide: (state: ReadonlyMap<string, CounterState>) => Writes & { decisions: D }): Promise<D> {
+    const keys = [...new Set(refs.flatMap((r) => r.map((c) => c.key)))].sort();
+    if (keys.length === 0) return decide(new Map()).decisions;
+    return withTransaction(this.pool, async (tx) => {
+      const { writes, clean, decisions } = decide(await attemptStore.lock(tx, keys, this.config.resetSeconds));
+      await attemptStore.write(tx, writes, clean, LEASE_SECONDS);
+      return decisions;
+    });
+  }
+
+  /** The counters an attempt counts against (none when brute-force protection is off). */
+  private countersOf(s: AttemptSubject): CounterRef[] {
+    if (!this.enabled) return [];
+    const refs: CounterRef[] = [];
+    if (s.account) {
+      const key = hashSecret(`account\u0000${s.method}\u0000${s.projectId}\u0000${s.account.toLowerCase()}`);
+      refs.push({ key, policy: this.account, resetBySuccess: true });
+    }
+    if (s.ip) refs.push({ key: hashSecret(`ip\u0000${s.ip}`), policy: this.ip, resetBySuccess: false });
+    return refs;
+  }
+}
+
+function tooManyAttempts(seconds: number): StatusError {
+  return statusError(429, tooManyAttemptsMessage(seconds), { retryAfterSeconds: seconds });
 }

@@ -61,7 +61,7 @@ export function serviceTransport(opts: ServiceClientOptions): Transport {
   if (!t) {
     const token = serviceTokenSource(opts.secret, opts.caller);
     const auth: Interceptor = (next) => async (req) => {
-      req.header.set(SERVICE_TOKEN_HEADER, token());
+      req.header.set(SERVICE_TOKEN_HEADER, token(`${req.service.typeName}/${req.method.name}`));
       const requestId = currentRequestId();
       if (requestId) req.header.set(REQUEST_ID_HEADER, requestId);
       return next(req);

@@ -1,4 +1,4 @@
-export { SERVICE_TOKEN_HEADER, mintServiceToken, verifyServiceToken, serviceTokenSource } from "./service-auth.ts";
+export { SERVICE_TOKEN_HEADER, mintServiceToken, verifyServiceToken, serviceTokenSource, serviceSecretProblem } from "./service-auth.ts";
 export type { ServiceClientOptions } from "./client.ts";
 export { createServiceClient, createHealthClient, serviceTransport } from "./client.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";

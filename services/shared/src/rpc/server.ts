@@ -40,6 +40,8 @@ export interface RpcServerOptions {
   readonly name: string;
   readonly routes: (router: ConnectRouter) => void;
   readonly serviceSecret: string;
+  /** Also accept unbound v1 service tokens (service-auth.ts; rolling upgrades only). Default false. */
+  readonly acceptV1ServiceTokens?: boolean;
   readonly log: Logger;
   /** Fully-qualified names of the services registered by `routes`, reported by health checks. */
   readonly serviceNames: readonly string[];
@@ -66,7 +68,8 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
 
   const interceptor: Interceptor = (next) => async (req) => {
     if (req.service.typeName === HEALTH_SERVICE) return next(req);
-    const caller = verifyServiceToken(opts.serviceSecret, req.header.get(SERVICE_TOKEN_HEADER));
+    const target = `${req.service.typeName}/${req.method.name}`;
+    const caller = verifyServiceToken(opts.serviceSecret, req.header.get(SERVICE_TOKEN_HEADER), target, { acceptV1: opts.acceptV1ServiceTokens === true });
     if (!caller) {
       opts.log.warn({ method: req.method.name }, "refused RPC without valid service credentials");
       throw new ConnectError("missing or invalid service credentials", Code.Unauthenticated);

@@ -1,11 +1,11 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { int, masterKeys, oneOf, optionalStr, readConfig, str, url, type ConfigOf, ConfigError } from "../config/index.ts";
+import { assertDevelopmentOnLoopback, int, masterKeys, oneOf, optionalStr, readConfig, str, url, type ConfigOf, ConfigError } from "../config/index.ts";
 import { createPool, migrate, readMigrations, type Pool } from "../db/index.ts";
 import { NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus, type RelayHandle } from "../events/index.ts";
 import { createLogger, type Logger } from "../log/index.ts";
-import { createRpcServer, ServingStatus, type RpcServer } from "../rpc/index.ts";
+import { createRpcServer, serviceSecretProblem, ServingStatus, type RpcServer } from "../rpc/index.ts";
 import { SecretBox } from "../secrets/index.ts";
 
 export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
@@ -17,11 +17,12 @@ export function commonConfigSpec(defaultPort: number) {
     databaseUrl: str("DATABASE_URL", "PostgreSQL connection string; each service uses its own schema in it"),
     natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222); unset = embedded Postgres event bus"),
     masterKeys: masterKeys("VESTIBULE_MASTER_KEYS", "master keys wrapping the data keys of secrets at rest: <id>:<base64 32 bytes>[,...], first is active"),
-    serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication", { minLength: 32 }),
+    serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication (≥ 32 random characters)", { check: serviceSecretProblem }),
+    acceptV1ServiceTokens: oneOf("VESTIBULE_ACCEPT_V1_SERVICE_TOKENS", "also accept the previous release's unbound service tokens (only during a rolling upgrade)", ["true", "false"], "false"),
     port: int("PORT", "port of this service's gRPC/Connect server (h2c)", { default: defaultPort, min: 0, max: 65535 }),
     host: str("HOST", "interface to listen on", { default: "127.0.0.1" }),
     logLevel: oneOf("LOG_LEVEL", "log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
-    mode: oneOf("VESTIBULE_MODE", "development enables dev-only conveniences (dev mailbox); production disables them", ["development", "production"], "development"),
+    mode: oneOf("VESTIBULE_MODE", "production (default) or development (dev mailbox and other conveniences; loopback only)", ["development", "production"], "production"),
     publicUrl: url("VESTIBULE_PUBLIC_URL", "public base URL of the API gateway (token issuer)", { default: "http://localhost:8102" }),
     eventPrefix: str("VESTIBULE_EVENT_PREFIX", "prefix for NATS subjects and streams, to share one NATS between deployments", { default: "" }),
     eventRetentionHours: int("VESTIBULE_EVENT_RETENTION_HOURS", "how long the event bus keeps events (consumers must catch up within it)", {
@@ -87,9 +88,10 @@ export async function startService(
 ): Promise<RunningService> {
   const env = options.env ?? process.env;
   const config = readConfig(commonConfigSpec(SERVICES[def.name].port), env);
+  assertDevelopmentOnLoopback(config);
   const log = options.log ?? createLogger({ service: def.name, level: config.logLevel });
   const schema = options.schema ?? def.name;
-  const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize });
+  const pool = createPool({ connectionString: config.databaseUrl, schema, max: config.dbPoolSize, log });
   await migrate(pool, schema, [...readMigrations(RUNTIME_MIGRATIONS, "runtime:"), ...readMigrations(def.migrationsDir)], log);
   const bus = createBus(config, log);
   const outbox = new Outbox(def.name, schema);
@@ -101,6 +103,7 @@ export async function startService(
     name: def.name,
     routes: (router) => def.routes(router, ctx),
     serviceSecret: config.serviceSecret,
+    acceptV1ServiceTokens: config.acceptV1ServiceTokens === "true",
     log,
     serviceNames: def.serviceNames,
   });

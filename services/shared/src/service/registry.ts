@@ -1,5 +1,5 @@
 /**
- * The six services: machine name → folder, default port and the env variable of their URL. Dependency-free, so
+ * The seven services: machine name → folder, default port and the env variable of their URL. Dependency-free, so
  * tools such as the health probe can import it without loading the runtime.
  */
 export const SERVICES = {
@@ -9,6 +9,7 @@ export const SERVICES = {
   billing: { dir: "billing", port: 8113, env: "VESTIBULE_BILLING_URL" },
   email: { dir: "email", port: 8114, env: "VESTIBULE_EMAIL_URL" },
   vault: { dir: "vault", port: 8115, env: "VESTIBULE_VAULT_URL" },
+  analytics: { dir: "analytics", port: 8116, env: "VESTIBULE_ANALYTICS_URL" },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES;

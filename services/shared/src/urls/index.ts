@@ -5,8 +5,24 @@
  *
  * Wildcards follow the reference implementation: `*` matches any run of characters except a dot (so
  * `*.example.com` matches `api.example.com` but neither `example.com` nor `a.b.example.com`), and `**` matches any
- * run including dots.
+ * run including dots. Matching is linear-bounded (host-pattern.ts), never a backtracking regular expression built from
+ * configuration.
  */
+import { matchHostPattern } from "./host-pattern.ts";
+
+export {
+  countWildcards,
+  matchHostPattern,
+  MAX_HOST_PATTERN_LENGTH,
+  MAX_HOST_PATTERN_WILDCARDS,
+  MAX_HOSTNAME_LENGTH,
+} from "./host-pattern.ts";
+
+/**
+ * The longest URL accepted in a URL field (callback, redirect, trusted domain, ...): the gateway's schemas refuse
+ * longer ones and the services refuse to trust them. Image URLs (data: URLs) have their own, larger limit.
+ */
+export const MAX_URL_LENGTH = 4096;
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
 
@@ -35,28 +51,6 @@ export function isLocalhost(host: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** True when `hostname` matches `pattern` (exact, case-insensitive, or with `*` / `**` wildcards). */
-export function matchHostPattern(pattern: string, hostname: string): boolean {
-  const p = pattern.toLowerCase();
-  const h = hostname.toLowerCase();
-  if (!p.includes("*")) return p === h;
-  let regex = "";
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i]!;
-    if (c === "*") {
-      if (p[i + 1] === "*") {
-        while (p[i + 1] === "*") i++;
-        regex += ".*";
-      } else {
-        regex += "[^.]*";
-      }
-    } else {
-      regex += c.replace(/[.+?^${}()|[\]\\-]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${regex}$`).test(h);
-}
-
 export interface RedirectTrustOptions {
   /** Trusted domains (`domains.trustedDomains.*.baseUrl`); entries without a base URL are ignored. */
   trustedDomains: readonly { baseUrl?: string | undefined }[];
@@ -80,9 +74,11 @@ function matchesTrustedDomain(url: URL, baseUrl: string): boolean {
  *    the host may match a wildcard pattern, and then the URL's port must equal the pattern's port, or be the
  *    default port when the pattern has none; the path, query and fragment are not compared; or
  *  - `allowLocalhost` is on and its host is `localhost`, a `*.localhost` subdomain or `127.x.x.x` (any port).
- * Relative URLs are not handled here (the SDK resolves them against the current page).
+ * Relative URLs are not handled here (the SDK resolves them against the current page). URLs longer than
+ * `MAX_URL_LENGTH` are never trusted.
  */
 export function isRedirectUrlTrusted(url: string | URL, options: RedirectTrustOptions): boolean {
+  if (typeof url === "string" && url.length > MAX_URL_LENGTH) return false;
   const parsed = parseUrl(url);
   if (!parsed) return false;
   if (options.allowLocalhost && isLocalhost(parsed.hostname)) return true;

@@ -37,6 +37,28 @@ export const invitationStore = {
     return rows;
   },
 
+  /** Pending invitations to any of `emails` (lower-cased), oldest first, with their team's display name. */
+  async listPendingFor(db: Queryable, projectId: string, emails: readonly string[]): Promise<Array<InvitationRow & { team_display_name: string }>> {
+    if (emails.length === 0) return [];
+    const { rows } = await db.query<InvitationRow & { team_display_name: string }>(
+      `SELECT ${COLUMNS.split(", ").map((c) => `i.${c}`).join(", ")}, t.display_name AS team_display_name
+         FROM team_invitations i JOIN teams t ON t.id = i.team_id
+        WHERE i.project_id = $1 AND i.recipient_email = ANY($2::text[]) AND i.used_at IS NULL AND i.expires_at > now()
+        ORDER BY i.created_at, i.id`,
+      [projectId, emails],
+    );
+    return rows;
+  },
+
+  /** A pending-or-not invitation by id (locked with forUpdate). */
+  async byId(db: Queryable, projectId: string, id: string, forUpdate = false): Promise<InvitationRow | undefined> {
+    const { rows } = await db.query<InvitationRow>(
+      `SELECT ${COLUMNS} FROM team_invitations WHERE id = $1 AND project_id = $2${forUpdate ? " FOR UPDATE" : ""}`,
+      [id, projectId],
+    );
+    return rows[0];
+  },
+
   async delete(db: Queryable, projectId: string, teamId: string, id: string): Promise<boolean> {
     const { rowCount } = await db.query(`DELETE FROM team_invitations WHERE id = $1 AND project_id = $2 AND team_id = $3`, [id, projectId, teamId]);
     return rowCount === 1;

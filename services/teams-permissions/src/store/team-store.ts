@@ -37,6 +37,45 @@ export const teamStore = {
   },
 
   /** Oldest first; only the teams `userId` is a member of when given. */
+  /**
+   * A page of a project's teams in creation order (`limit + 1` rows when there are more; limit 0 = all), from the
+   * cursor team on (inclusive), optionally only those whose display name contains `query` (case-insensitive) or whose
+   * id is `query`.
+   */
+  async page(db: Queryable, q: { projectId: string; userId?: string; limit: number; cursor?: string; query?: string; desc: boolean }): Promise<TeamRow[]> {
+    const params: unknown[] = [q.projectId];
+    const where = ["project_id = $1"];
+    if (q.userId) {
+      params.push(q.userId);
+      where.push(`id IN (SELECT m.team_id FROM team_members m WHERE m.project_id = $1 AND m.user_id = $${params.length}::uuid)`);
+    }
+    const dir = q.desc ? "DESC" : "ASC";
+    if (q.cursor) {
+      params.push(q.cursor);
+      where.push(`(created_at, id) ${q.desc ? "<=" : ">="} (SELECT c.created_at, c.id FROM teams c WHERE c.project_id = $1 AND c.id = $${params.length}::uuid)`);
+    }
+    if (q.query) {
+      params.push(`%${q.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      const like = `display_name ILIKE $${params.length}`;
+      if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(q.query.trim())) {
+        params.push(q.query.trim().toLowerCase());
+        where.push(`(${like} OR id = $${params.length}::uuid)`);
+      } else {
+        where.push(like);
+      }
+    }
+    let limit = "";
+    if (q.limit > 0) {
+      params.push(q.limit + 1);
+      limit = `LIMIT $${params.length}`;
+    }
+    const { rows } = await db.query<TeamRow>(
+      `SELECT ${COLUMNS} FROM teams WHERE ${where.join(" AND ")} ORDER BY created_at ${dir}, id ${dir} ${limit}`,
+      params,
+    );
+    return rows;
+  },
+
   async list(db: Queryable, projectId: string, userId?: string): Promise<TeamRow[]> {
     if (userId) {
       const { rows } = await db.query<TeamRow>(

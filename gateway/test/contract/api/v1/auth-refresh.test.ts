@@ -106,3 +106,28 @@ describe("token refresh under concurrency (batched into RefreshSessions)", () =>
     }
   });
 });
+
+describe("a deleted user's refresh token (issue 12)", () => {
+  it("stops minting access tokens as soon as DELETE /users/{id} has answered", async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await signUp();
+      expect((await oauth(user.refresh_token)).status).toBe(200);
+      const del = await call(stack, "DELETE", `/api/v1/users/${user.user_id}`, { headers: headersFor(stack.demo, "server") });
+      expect(del.status).toBe(200);
+      // No wait: before the fix the sessions went only when identity's event reached auth, moments later.
+      expectKnownError(await oauth(user.refresh_token), 401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+      expectKnownError(await viaSessions(user.refresh_token), 401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    }
+  });
+
+  it("also for a user who deletes themself, and a second delete is the contract's unknown user", async () => {
+    const admin = headersFor(stack.demo, "admin");
+    await call(stack, "PATCH", "/api/v1/internal/projects/current", { headers: admin, body: { config: { client_user_deletion_enabled: true } } });
+    const user = await signUp();
+    const del = await call(stack, "DELETE", "/api/v1/users/me", { headers: { ...client(), "x-stack-access-token": user.access_token } });
+    expect(del.status).toBe(200);
+    expectKnownError(await oauth(user.refresh_token), 401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    const again = await call(stack, "DELETE", `/api/v1/users/${user.user_id}`, { headers: headersFor(stack.demo, "server") });
+    expectKnownError(again, 404, "USER_NOT_FOUND"); // a user id in the path (errors.md)
+  });
+});

@@ -28,6 +28,9 @@ describe("GET /api/v1/projects/current and request authentication", () => {
           allow_user_api_keys: false,
           allow_team_api_keys: false,
           enabled_oauth_providers: [],
+          // The current SDK reads these (issue 13, latest-sdk.md B).
+          allow_localhost: true,
+          domains: [],
         },
       });
     }

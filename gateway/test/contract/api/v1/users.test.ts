@@ -103,3 +103,28 @@ describe("/api/v1/users", () => {
     expect(bad.headers.get("content-type")).toBe("text/plain; charset=utf-8");
   });
 });
+
+describe("text PostgreSQL cannot store (issue 12)", () => {
+  it("answers NUL in any string parameter with a SCHEMA_ERROR naming it, never a 500, and stores nothing", async () => {
+    const search = await call(stack, "GET", "/api/v1/users?query=%00", { headers: server() });
+    expectKnownError(search, 400, "SCHEMA_ERROR");
+    expect(search.json.error).toContain("query.query must not contain NUL characters");
+
+    const email = `nul-${tag}@example.com`;
+    const create = await call(stack, "POST", "/api/v1/users", {
+      headers: server(),
+      body: { primary_email: email, display_name: "a\u0000b", server_metadata: { nested: ["ok", "x\u0000"], ["k\u0000"]: 1 } },
+    });
+    expectKnownError(create, 400, "SCHEMA_ERROR");
+    expect(create.json.error).toContain("body.display_name must not contain NUL characters");
+    expect(create.json.error).toContain("body.server_metadata.nested[1] must not contain NUL characters");
+    expect(create.json.error).toContain("body.server_metadata.k\\u0000 must not contain NUL characters");
+    const none = await call(stack, "GET", `/api/v1/users?query=${encodeURIComponent(email)}`, { headers: server() });
+    expect(none.json.items).toEqual([]);
+
+    const param = await call(stack, "GET", "/api/v1/users/%00", { headers: server() });
+    expectKnownError(param, 400, "SCHEMA_ERROR");
+    const signIn = await call(stack, "POST", "/api/v1/auth/password/sign-in", { headers: headersFor(stack.demo, "client"), body: { email: "a@b.co", password: "pass\u0000word" } });
+    expectKnownError(signIn, 400, "SCHEMA_ERROR");
+  });
+});

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/cli_login_service.proto.
  */
 export const file_vestibule_auth_v1_cli_login_service: GenFile = /*@__PURE__*/
-  fileDesc("Cil2ZXN0aWJ1bGUvYXV0aC92MS9jbGlfbG9naW5fc2VydmljZS5wcm90bxIRdmVzdGlidWxlLmF1dGgudjEiRQoUU3RhcnRDbGlMb2dpblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIZChFleHBpcmVzX2luX21pbGxpcxgCIAEoAyJcChVTdGFydENsaUxvZ2luUmVzcG9uc2USFAoMcG9sbGluZ19jb2RlGAEgASgJEhIKCmxvZ2luX2NvZGUYAiABKAkSGQoRZXhwaXJlc19hdF9taWxsaXMYAyABKAMiPwoTUG9sbENsaUxvZ2luUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHBvbGxpbmdfY29kZRgCIAEoCSJgChRQb2xsQ2xpTG9naW5SZXNwb25zZRIxCgZzdGF0dXMYASABKA4yIS52ZXN0aWJ1bGUuYXV0aC52MS5DbGlMb2dpblN0YXR1cxIVCg1yZWZyZXNoX3Rva2VuGAIgASgJIlgKF0NvbXBsZXRlQ2xpTG9naW5SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKbG9naW5fY29kZRgCIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAMgASgJIhoKGENvbXBsZXRlQ2xpTG9naW5SZXNwb25zZSqnAQoOQ2xpTG9naW5TdGF0dXMSIAocQ0xJX0xPR0lOX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENMSV9MT0dJTl9TVEFUVVNfV0FJVElORxABEhwKGENMSV9MT0dJTl9TVEFUVVNfU1VDQ0VTUxACEhwKGENMSV9MT0dJTl9TVEFUVVNfRVhQSVJFRBADEhkKFUNMSV9MT0dJTl9TVEFUVVNfVVNFRBAEMsMCCg9DbGlMb2dpblNlcnZpY2USYgoNU3RhcnRDbGlMb2dpbhInLnZlc3RpYnVsZS5hdXRoLnYxLlN0YXJ0Q2xpTG9naW5SZXF1ZXN0GigudmVzdGlidWxlLmF1dGgudjEuU3RhcnRDbGlMb2dpblJlc3BvbnNlEl8KDFBvbGxDbGlMb2dpbhImLnZlc3RpYnVsZS5hdXRoLnYxLlBvbGxDbGlMb2dpblJlcXVlc3QaJy52ZXN0aWJ1bGUuYXV0aC52MS5Qb2xsQ2xpTG9naW5SZXNwb25zZRJrChBDb21wbGV0ZUNsaUxvZ2luEioudmVzdGlidWxlLmF1dGgudjEuQ29tcGxldGVDbGlMb2dpblJlcXVlc3QaKy52ZXN0aWJ1bGUuYXV0aC52MS5Db21wbGV0ZUNsaUxvZ2luUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Cil2ZXN0aWJ1bGUvYXV0aC92MS9jbGlfbG9naW5fc2VydmljZS5wcm90bxIRdmVzdGlidWxlLmF1dGgudjEiYQoUU3RhcnRDbGlMb2dpblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIZChFleHBpcmVzX2luX21pbGxpcxgCIAEoAxIaChJhbm9uX3JlZnJlc2hfdG9rZW4YAyABKAkiXAoVU3RhcnRDbGlMb2dpblJlc3BvbnNlEhQKDHBvbGxpbmdfY29kZRgBIAEoCRISCgpsb2dpbl9jb2RlGAIgASgJEhkKEWV4cGlyZXNfYXRfbWlsbGlzGAMgASgDIj8KE1BvbGxDbGlMb2dpblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxwb2xsaW5nX2NvZGUYAiABKAkiYAoUUG9sbENsaUxvZ2luUmVzcG9uc2USMQoGc3RhdHVzGAEgASgOMiEudmVzdGlidWxlLmF1dGgudjEuQ2xpTG9naW5TdGF0dXMSFQoNcmVmcmVzaF90b2tlbhgCIAEoCSJmChdDb21wbGV0ZUNsaUxvZ2luUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmxvZ2luX2NvZGUYAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRIMCgRtb2RlGAQgASgJImIKGENvbXBsZXRlQ2xpTG9naW5SZXNwb25zZRIZChFjbGlfc2Vzc2lvbl9zdGF0ZRgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCSqnAQoOQ2xpTG9naW5TdGF0dXMSIAocQ0xJX0xPR0lOX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENMSV9MT0dJTl9TVEFUVVNfV0FJVElORxABEhwKGENMSV9MT0dJTl9TVEFUVVNfU1VDQ0VTUxACEhwKGENMSV9MT0dJTl9TVEFUVVNfRVhQSVJFRBADEhkKFUNMSV9MT0dJTl9TVEFUVVNfVVNFRBAEMsMCCg9DbGlMb2dpblNlcnZpY2USYgoNU3RhcnRDbGlMb2dpbhInLnZlc3RpYnVsZS5hdXRoLnYxLlN0YXJ0Q2xpTG9naW5SZXF1ZXN0GigudmVzdGlidWxlLmF1dGgudjEuU3RhcnRDbGlMb2dpblJlc3BvbnNlEl8KDFBvbGxDbGlMb2dpbhImLnZlc3RpYnVsZS5hdXRoLnYxLlBvbGxDbGlMb2dpblJlcXVlc3QaJy52ZXN0aWJ1bGUuYXV0aC52MS5Qb2xsQ2xpTG9naW5SZXNwb25zZRJrChBDb21wbGV0ZUNsaUxvZ2luEioudmVzdGlidWxlLmF1dGgudjEuQ29tcGxldGVDbGlMb2dpblJlcXVlc3QaKy52ZXN0aWJ1bGUuYXV0aC52MS5Db21wbGV0ZUNsaUxvZ2luUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message vestibule.auth.v1.StartCliLoginRequest
@@ -27,6 +27,14 @@ export type StartCliLoginRequest = Message<"vestibule.auth.v1.StartCliLoginReque
    * @generated from field: int64 expires_in_millis = 2;
    */
   expiresInMillis: bigint;
+
+  /**
+   * A refresh token of an anonymous user of the project that the CLI holds; the browser may claim that session
+   * (CompleteCliLogin mode "claim-anon-session"). Anything else: 400 "Invalid anon refresh token".
+   *
+   * @generated from field: string anon_refresh_token = 3;
+   */
+  anonRefreshToken: string;
 };
 
 /**
@@ -124,11 +132,19 @@ export type CompleteCliLoginRequest = Message<"vestibule.auth.v1.CompleteCliLogi
   loginCode: string;
 
   /**
-   * The browser session's refresh token: proves who completes the login.
+   * The browser session's refresh token: proves who completes the login (mode "complete").
    *
    * @generated from field: string refresh_token = 3;
    */
   refreshToken: string;
+
+  /**
+   * "complete" (default, empty), "check" (only reports cli_session_state) or "claim-anon-session" (opens a session
+   * of the CLI's anonymous user for the browser and returns its tokens).
+   *
+   * @generated from field: string mode = 4;
+   */
+  mode: string;
 };
 
 /**
@@ -142,6 +158,24 @@ export const CompleteCliLoginRequestSchema: GenMessage<CompleteCliLoginRequest> 
  * @generated from message vestibule.auth.v1.CompleteCliLoginResponse
  */
 export type CompleteCliLoginResponse = Message<"vestibule.auth.v1.CompleteCliLoginResponse"> & {
+  /**
+   * mode "check": "anonymous" when the login was started with an anonymous user's refresh token, else "none".
+   *
+   * @generated from field: string cli_session_state = 1;
+   */
+  cliSessionState: string;
+
+  /**
+   * mode "claim-anon-session": tokens of a new session of the CLI's anonymous user.
+   *
+   * @generated from field: string access_token = 2;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: string refresh_token = 3;
+   */
+  refreshToken: string;
 };
 
 /**

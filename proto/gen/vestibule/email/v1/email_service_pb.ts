@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/email/v1/email_service.proto.
  */
 export const file_vestibule_email_v1_email_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZ2ZXN0aWJ1bGUvZW1haWwvdjEvZW1haWxfc2VydmljZS5wcm90bxISdmVzdGlidWxlLmVtYWlsLnYxIrwBChNSZXF1ZXN0RW1haWxSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSCgoCdG8YAiABKAkSEAoIdGVtcGxhdGUYAyABKAkSFgoOdmFyaWFibGVzX2pzb24YBCABKAkSDwoHc3ViamVjdBgFIAEoCRIMCgRodG1sGAYgASgJEgwKBHRleHQYByABKAkSHQoVbm90aWZpY2F0aW9uX2NhdGVnb3J5GAggASgJEg8KB3VzZXJfaWQYCSABKAkiKAoUUmVxdWVzdEVtYWlsUmVzcG9uc2USEAoIZW1haWxfaWQYASABKAkikwIKCVNlbnRFbWFpbBIKCgJpZBgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEhYKDnNlbnRfYXRfbWlsbGlzGAMgASgDEgoKAnRvGAQgAygJEjcKDXNlbmRlcl9jb25maWcYBSABKAsyIC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZGVyQ29uZmlnEg0KBWVycm9yGAYgASgJEg4KBnN0YXR1cxgHIAEoCRIZChFjcmVhdGVkX2F0X21pbGxpcxgIIAEoAxIQCghhdHRlbXB0cxgJIAEoBRIQCgh0ZW1wbGF0ZRgKIAEoCRIdChVub3RpZmljYXRpb25fY2F0ZWdvcnkYCyABKAkSDwoHdXNlcl9pZBgMIAEoCSI6ChVMaXN0U2VudEVtYWlsc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJHChZMaXN0U2VudEVtYWlsc1Jlc3BvbnNlEi0KBmVtYWlscxgBIAMoCzIdLnZlc3RpYnVsZS5lbWFpbC52MS5TZW50RW1haWwiPgoPVGVtcGxhdGVDb250ZW50EhMKC3RlbXBsYXRlX2lkGAEgASgJEhYKDnZhcmlhYmxlc19qc29uGAIgASgJItACChBTZW5kRW1haWxSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIdXNlcl9pZHMYAiADKAkSEQoJYWxsX3VzZXJzGAMgASgIEhQKB3N1YmplY3QYBCABKAlIAYgBARInChpub3RpZmljYXRpb25fY2F0ZWdvcnlfbmFtZRgFIAEoCUgCiAEBEjEKBXRoZW1lGAYgASgLMiIudmVzdGlidWxlLmVtYWlsLnYxLlRoZW1lU2VsZWN0aW9uEg4KBGh0bWwYByABKAlIABI3Cgh0ZW1wbGF0ZRgIIAEoCzIjLnZlc3RpYnVsZS5lbWFpbC52MS5UZW1wbGF0ZUNvbnRlbnRIABISCghkcmFmdF9pZBgJIAEoCUgAQgkKB2NvbnRlbnRCCgoIX3N1YmplY3RCHQobX25vdGlmaWNhdGlvbl9jYXRlZ29yeV9uYW1lIkoKD1NlbmRFbWFpbFJlc3VsdBIPCgd1c2VyX2lkGAEgASgJEhcKCnVzZXJfZW1haWwYAiABKAlIAIgBAUINCgtfdXNlcl9lbWFpbCJJChFTZW5kRW1haWxSZXNwb25zZRI0CgdyZXN1bHRzGAEgAygLMiMudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRFbWFpbFJlc3VsdCJzChRTZW5kVGVzdEVtYWlsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhcKD3JlY2lwaWVudF9lbWFpbBgCIAEoCRIuCgZjb25maWcYAyABKAsyHi52ZXN0aWJ1bGUuZW1haWwudjEuU210cENvbmZpZyI/ChVTZW5kVGVzdEVtYWlsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIVCg1lcnJvcl9tZXNzYWdlGAIgASgJIlYKG1NlbmRTaWduSW5JbnZpdGF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGNhbGxiYWNrX3VybBgDIAEoCSIeChxTZW5kU2lnbkluSW52aXRhdGlvblJlc3BvbnNlIrcBChJSZW5kZXJFbWFpbFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCgt0ZW1wbGF0ZV9pZBgCIAEoCUgAEh0KE3RlbXBsYXRlX3RzeF9zb3VyY2UYAyABKAlIABISCgh0aGVtZV9pZBgEIAEoCUgBEhoKEHRoZW1lX3RzeF9zb3VyY2UYBSABKAlIARISCghub190aGVtZRgGIAEoCEgBQgoKCHRlbXBsYXRlQgcKBXRoZW1lIoMBChNSZW5kZXJFbWFpbFJlc3BvbnNlEgwKBGh0bWwYASABKAkSFAoHc3ViamVjdBgCIAEoCUgAiAEBEiIKFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgDIAEoCUgBiAEBQgoKCF9zdWJqZWN0QhgKFl9ub3RpZmljYXRpb25fY2F0ZWdvcnky9QQKDEVtYWlsU2VydmljZRJhCgxSZXF1ZXN0RW1haWwSJy52ZXN0aWJ1bGUuZW1haWwudjEuUmVxdWVzdEVtYWlsUmVxdWVzdBooLnZlc3RpYnVsZS5lbWFpbC52MS5SZXF1ZXN0RW1haWxSZXNwb25zZRJnCg5MaXN0U2VudEVtYWlscxIpLnZlc3RpYnVsZS5lbWFpbC52MS5MaXN0U2VudEVtYWlsc1JlcXVlc3QaKi52ZXN0aWJ1bGUuZW1haWwudjEuTGlzdFNlbnRFbWFpbHNSZXNwb25zZRJYCglTZW5kRW1haWwSJC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZEVtYWlsUmVxdWVzdBolLnZlc3RpYnVsZS5lbWFpbC52MS5TZW5kRW1haWxSZXNwb25zZRJkCg1TZW5kVGVzdEVtYWlsEigudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRUZXN0RW1haWxSZXF1ZXN0GikudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRUZXN0RW1haWxSZXNwb25zZRJ5ChRTZW5kU2lnbkluSW52aXRhdGlvbhIvLnZlc3RpYnVsZS5lbWFpbC52MS5TZW5kU2lnbkluSW52aXRhdGlvblJlcXVlc3QaMC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZFNpZ25Jbkludml0YXRpb25SZXNwb25zZRJeCgtSZW5kZXJFbWFpbBImLnZlc3RpYnVsZS5lbWFpbC52MS5SZW5kZXJFbWFpbFJlcXVlc3QaJy52ZXN0aWJ1bGUuZW1haWwudjEuUmVuZGVyRW1haWxSZXNwb25zZWIGcHJvdG8z", [file_vestibule_email_v1_email]);
+  fileDesc("CiZ2ZXN0aWJ1bGUvZW1haWwvdjEvZW1haWxfc2VydmljZS5wcm90bxISdmVzdGlidWxlLmVtYWlsLnYxIrwBChNSZXF1ZXN0RW1haWxSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSCgoCdG8YAiABKAkSEAoIdGVtcGxhdGUYAyABKAkSFgoOdmFyaWFibGVzX2pzb24YBCABKAkSDwoHc3ViamVjdBgFIAEoCRIMCgRodG1sGAYgASgJEgwKBHRleHQYByABKAkSHQoVbm90aWZpY2F0aW9uX2NhdGVnb3J5GAggASgJEg8KB3VzZXJfaWQYCSABKAkiKAoUUmVxdWVzdEVtYWlsUmVzcG9uc2USEAoIZW1haWxfaWQYASABKAki+wIKCVNlbnRFbWFpbBIKCgJpZBgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEhYKDnNlbnRfYXRfbWlsbGlzGAMgASgDEgoKAnRvGAQgAygJEjcKDXNlbmRlcl9jb25maWcYBSABKAsyIC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZGVyQ29uZmlnEg0KBWVycm9yGAYgASgJEg4KBnN0YXR1cxgHIAEoCRIZChFjcmVhdGVkX2F0X21pbGxpcxgIIAEoAxIQCghhdHRlbXB0cxgJIAEoBRIQCgh0ZW1wbGF0ZRgKIAEoCRIdChVub3RpZmljYXRpb25fY2F0ZWdvcnkYCyABKAkSDwoHdXNlcl9pZBgMIAEoCRIbChNzY2hlZHVsZWRfYXRfbWlsbGlzGA0gASgDEg4KBnBhdXNlZBgOIAEoCBIZChF1cGRhdGVkX2F0X21pbGxpcxgPIAEoAxIeChZuZXh0X2F0dGVtcHRfYXRfbWlsbGlzGBAgASgDIjoKFUxpc3RTZW50RW1haWxzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWxpbWl0GAIgASgFIkcKFkxpc3RTZW50RW1haWxzUmVzcG9uc2USLQoGZW1haWxzGAEgAygLMh0udmVzdGlidWxlLmVtYWlsLnYxLlNlbnRFbWFpbCI+Cg9UZW1wbGF0ZUNvbnRlbnQSEwoLdGVtcGxhdGVfaWQYASABKAkSFgoOdmFyaWFibGVzX2pzb24YAiABKAkiigMKEFNlbmRFbWFpbFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCgh1c2VyX2lkcxgCIAMoCRIRCglhbGxfdXNlcnMYAyABKAgSFAoHc3ViamVjdBgEIAEoCUgBiAEBEicKGm5vdGlmaWNhdGlvbl9jYXRlZ29yeV9uYW1lGAUgASgJSAKIAQESMQoFdGhlbWUYBiABKAsyIi52ZXN0aWJ1bGUuZW1haWwudjEuVGhlbWVTZWxlY3Rpb24SDgoEaHRtbBgHIAEoCUgAEjcKCHRlbXBsYXRlGAggASgLMiMudmVzdGlidWxlLmVtYWlsLnYxLlRlbXBsYXRlQ29udGVudEgAEhIKCGRyYWZ0X2lkGAkgASgJSAASIAoTc2NoZWR1bGVkX2F0X21pbGxpcxgKIAEoA0gDiAEBQgkKB2NvbnRlbnRCCgoIX3N1YmplY3RCHQobX25vdGlmaWNhdGlvbl9jYXRlZ29yeV9uYW1lQhYKFF9zY2hlZHVsZWRfYXRfbWlsbGlzIkoKD1NlbmRFbWFpbFJlc3VsdBIPCgd1c2VyX2lkGAEgASgJEhcKCnVzZXJfZW1haWwYAiABKAlIAIgBAUINCgtfdXNlcl9lbWFpbCJJChFTZW5kRW1haWxSZXNwb25zZRI0CgdyZXN1bHRzGAEgAygLMiMudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRFbWFpbFJlc3VsdCJzChRTZW5kVGVzdEVtYWlsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhcKD3JlY2lwaWVudF9lbWFpbBgCIAEoCRIuCgZjb25maWcYAyABKAsyHi52ZXN0aWJ1bGUuZW1haWwudjEuU210cENvbmZpZyI/ChVTZW5kVGVzdEVtYWlsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIVCg1lcnJvcl9tZXNzYWdlGAIgASgJIlYKG1NlbmRTaWduSW5JbnZpdGF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGNhbGxiYWNrX3VybBgDIAEoCSIeChxTZW5kU2lnbkluSW52aXRhdGlvblJlc3BvbnNlIuoBChJSZW5kZXJFbWFpbFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCgt0ZW1wbGF0ZV9pZBgCIAEoCUgAEh0KE3RlbXBsYXRlX3RzeF9zb3VyY2UYAyABKAlIABISCgh0aGVtZV9pZBgEIAEoCUgBEhoKEHRoZW1lX3RzeF9zb3VyY2UYBSABKAlIARISCghub190aGVtZRgGIAEoCEgBEhgKEGVkaXRhYmxlX21hcmtlcnMYByABKAgSFwoPZWRpdGFibGVfc291cmNlGAggASgJQgoKCHRlbXBsYXRlQgcKBXRoZW1lIoMBChNSZW5kZXJFbWFpbFJlc3BvbnNlEgwKBGh0bWwYASABKAkSFAoHc3ViamVjdBgCIAEoCUgAiAEBEiIKFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgDIAEoCUgBiAEBQgoKCF9zdWJqZWN0QhgKFl9ub3RpZmljYXRpb25fY2F0ZWdvcnkiLAoWR2V0RGVsaXZlcnlJbmZvUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkYKDURlbGl2ZXJ5U3RhdHMSDAoEc2VudBgBIAEoAxIPCgdib3VuY2VkGAIgASgDEhYKDm1hcmtlZF9hc19zcGFtGAMgASgDIpcBChBEZWxpdmVyeUNhcGFjaXR5EhcKD3JhdGVfcGVyX3NlY29uZBgBIAEoARIYChBib29zdF9tdWx0aXBsaWVyGAIgASgBEhYKDnBlbmFsdHlfZmFjdG9yGAMgASgBEhcKD2lzX2Jvb3N0X2FjdGl2ZRgEIAEoCBIfChdib29zdF9leHBpcmVzX2F0X21pbGxpcxgFIAEoAyKVAgoXR2V0RGVsaXZlcnlJbmZvUmVzcG9uc2USLwoEaG91chgBIAEoCzIhLnZlc3RpYnVsZS5lbWFpbC52MS5EZWxpdmVyeVN0YXRzEi4KA2RheRgCIAEoCzIhLnZlc3RpYnVsZS5lbWFpbC52MS5EZWxpdmVyeVN0YXRzEi8KBHdlZWsYAyABKAsyIS52ZXN0aWJ1bGUuZW1haWwudjEuRGVsaXZlcnlTdGF0cxIwCgVtb250aBgEIAEoCzIhLnZlc3RpYnVsZS5lbWFpbC52MS5EZWxpdmVyeVN0YXRzEjYKCGNhcGFjaXR5GAUgASgLMiQudmVzdGlidWxlLmVtYWlsLnYxLkRlbGl2ZXJ5Q2FwYWNpdHkiMgocQWN0aXZhdGVDYXBhY2l0eUJvb3N0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIjoKHUFjdGl2YXRlQ2FwYWNpdHlCb29zdFJlc3BvbnNlEhkKEWV4cGlyZXNfYXRfbWlsbGlzGAEgASgDInMKF0xpc3RPdXRib3hFbWFpbHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDQoFbGltaXQYAiABKAUSDgoGY3Vyc29yGAMgASgJEg4KBnN0YXR1cxgEIAEoCRIVCg1zaW1wbGVfc3RhdHVzGAUgASgJIl4KGExpc3RPdXRib3hFbWFpbHNSZXNwb25zZRItCgZlbWFpbHMYASADKAsyHS52ZXN0aWJ1bGUuZW1haWwudjEuU2VudEVtYWlsEhMKC25leHRfY3Vyc29yGAIgASgJIj0KFUdldE91dGJveEVtYWlsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCGVtYWlsX2lkGAIgASgJIkYKFkdldE91dGJveEVtYWlsUmVzcG9uc2USLAoFZW1haWwYASABKAsyHS52ZXN0aWJ1bGUuZW1haWwudjEuU2VudEVtYWlsIrABChhVcGRhdGVPdXRib3hFbWFpbFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCghlbWFpbF9pZBgCIAEoCRIWCglpc19wYXVzZWQYAyABKAhIAIgBARIgChNzY2hlZHVsZWRfYXRfbWlsbGlzGAQgASgDSAGIAQESDgoGY2FuY2VsGAUgASgIQgwKCl9pc19wYXVzZWRCFgoUX3NjaGVkdWxlZF9hdF9taWxsaXMiSQoZVXBkYXRlT3V0Ym94RW1haWxSZXNwb25zZRIsCgVlbWFpbBgBIAEoCzIdLnZlc3RpYnVsZS5lbWFpbC52MS5TZW50RW1haWwyqQkKDEVtYWlsU2VydmljZRJhCgxSZXF1ZXN0RW1haWwSJy52ZXN0aWJ1bGUuZW1haWwudjEuUmVxdWVzdEVtYWlsUmVxdWVzdBooLnZlc3RpYnVsZS5lbWFpbC52MS5SZXF1ZXN0RW1haWxSZXNwb25zZRJnCg5MaXN0U2VudEVtYWlscxIpLnZlc3RpYnVsZS5lbWFpbC52MS5MaXN0U2VudEVtYWlsc1JlcXVlc3QaKi52ZXN0aWJ1bGUuZW1haWwudjEuTGlzdFNlbnRFbWFpbHNSZXNwb25zZRJYCglTZW5kRW1haWwSJC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZEVtYWlsUmVxdWVzdBolLnZlc3RpYnVsZS5lbWFpbC52MS5TZW5kRW1haWxSZXNwb25zZRJkCg1TZW5kVGVzdEVtYWlsEigudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRUZXN0RW1haWxSZXF1ZXN0GikudmVzdGlidWxlLmVtYWlsLnYxLlNlbmRUZXN0RW1haWxSZXNwb25zZRJ5ChRTZW5kU2lnbkluSW52aXRhdGlvbhIvLnZlc3RpYnVsZS5lbWFpbC52MS5TZW5kU2lnbkluSW52aXRhdGlvblJlcXVlc3QaMC52ZXN0aWJ1bGUuZW1haWwudjEuU2VuZFNpZ25Jbkludml0YXRpb25SZXNwb25zZRJeCgtSZW5kZXJFbWFpbBImLnZlc3RpYnVsZS5lbWFpbC52MS5SZW5kZXJFbWFpbFJlcXVlc3QaJy52ZXN0aWJ1bGUuZW1haWwudjEuUmVuZGVyRW1haWxSZXNwb25zZRJqCg9HZXREZWxpdmVyeUluZm8SKi52ZXN0aWJ1bGUuZW1haWwudjEuR2V0RGVsaXZlcnlJbmZvUmVxdWVzdBorLnZlc3RpYnVsZS5lbWFpbC52MS5HZXREZWxpdmVyeUluZm9SZXNwb25zZRJ8ChVBY3RpdmF0ZUNhcGFjaXR5Qm9vc3QSMC52ZXN0aWJ1bGUuZW1haWwudjEuQWN0aXZhdGVDYXBhY2l0eUJvb3N0UmVxdWVzdBoxLnZlc3RpYnVsZS5lbWFpbC52MS5BY3RpdmF0ZUNhcGFjaXR5Qm9vc3RSZXNwb25zZRJtChBMaXN0T3V0Ym94RW1haWxzEisudmVzdGlidWxlLmVtYWlsLnYxLkxpc3RPdXRib3hFbWFpbHNSZXF1ZXN0GiwudmVzdGlidWxlLmVtYWlsLnYxLkxpc3RPdXRib3hFbWFpbHNSZXNwb25zZRJnCg5HZXRPdXRib3hFbWFpbBIpLnZlc3RpYnVsZS5lbWFpbC52MS5HZXRPdXRib3hFbWFpbFJlcXVlc3QaKi52ZXN0aWJ1bGUuZW1haWwudjEuR2V0T3V0Ym94RW1haWxSZXNwb25zZRJwChFVcGRhdGVPdXRib3hFbWFpbBIsLnZlc3RpYnVsZS5lbWFpbC52MS5VcGRhdGVPdXRib3hFbWFpbFJlcXVlc3QaLS52ZXN0aWJ1bGUuZW1haWwudjEuVXBkYXRlT3V0Ym94RW1haWxSZXNwb25zZWIGcHJvdG8z", [file_vestibule_email_v1_email]);
 
 /**
  * @generated from message vestibule.email.v1.RequestEmailRequest
@@ -172,6 +172,32 @@ export type SentEmail = Message<"vestibule.email.v1.SentEmail"> & {
    * @generated from field: string user_id = 12;
    */
   userId: string;
+
+  /**
+   * When it is due (scheduled sends); 0 = when it was recorded.
+   *
+   * @generated from field: int64 scheduled_at_millis = 13;
+   */
+  scheduledAtMillis: bigint;
+
+  /**
+   * Paused by an admin (outbox): not delivered until resumed.
+   *
+   * @generated from field: bool paused = 14;
+   */
+  paused: boolean;
+
+  /**
+   * @generated from field: int64 updated_at_millis = 15;
+   */
+  updatedAtMillis: bigint;
+
+  /**
+   * When the next attempt is due while queued; 0 otherwise.
+   *
+   * @generated from field: int64 next_attempt_at_millis = 16;
+   */
+  nextAttemptAtMillis: bigint;
 };
 
 /**
@@ -304,6 +330,13 @@ export type SendEmailRequest = Message<"vestibule.email.v1.SendEmailRequest"> & 
     value: string;
     case: "draftId";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Deliver at this time (ms since the epoch) instead of now; the row waits in the durable queue until then.
+   *
+   * @generated from field: optional int64 scheduled_at_millis = 10;
+   */
+  scheduledAtMillis?: bigint | undefined;
 };
 
 /**
@@ -495,6 +528,18 @@ export type RenderEmailRequest = Message<"vestibule.email.v1.RenderEmailRequest"
     value: boolean;
     case: "noTheme";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * 2.8.108's WYSIWYG editing options (accepted; the HTML is rendered without markers).
+   *
+   * @generated from field: bool editable_markers = 7;
+   */
+  editableMarkers: boolean;
+
+  /**
+   * @generated from field: string editable_source = 8;
+   */
+  editableSource: string;
 };
 
 /**
@@ -530,6 +575,322 @@ export type RenderEmailResponse = Message<"vestibule.email.v1.RenderEmailRespons
  */
 export const RenderEmailResponseSchema: GenMessage<RenderEmailResponse> = /*@__PURE__*/
   messageDesc(file_vestibule_email_v1_email_service, 14);
+
+/**
+ * @generated from message vestibule.email.v1.GetDeliveryInfoRequest
+ */
+export type GetDeliveryInfoRequest = Message<"vestibule.email.v1.GetDeliveryInfoRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message vestibule.email.v1.GetDeliveryInfoRequest.
+ * Use `create(GetDeliveryInfoRequestSchema)` to create a new message.
+ */
+export const GetDeliveryInfoRequestSchema: GenMessage<GetDeliveryInfoRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 15);
+
+/**
+ * @generated from message vestibule.email.v1.DeliveryStats
+ */
+export type DeliveryStats = Message<"vestibule.email.v1.DeliveryStats"> & {
+  /**
+   * @generated from field: int64 sent = 1;
+   */
+  sent: bigint;
+
+  /**
+   * @generated from field: int64 bounced = 2;
+   */
+  bounced: bigint;
+
+  /**
+   * @generated from field: int64 marked_as_spam = 3;
+   */
+  markedAsSpam: bigint;
+};
+
+/**
+ * Describes the message vestibule.email.v1.DeliveryStats.
+ * Use `create(DeliveryStatsSchema)` to create a new message.
+ */
+export const DeliveryStatsSchema: GenMessage<DeliveryStats> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 16);
+
+/**
+ * @generated from message vestibule.email.v1.DeliveryCapacity
+ */
+export type DeliveryCapacity = Message<"vestibule.email.v1.DeliveryCapacity"> & {
+  /**
+   * @generated from field: double rate_per_second = 1;
+   */
+  ratePerSecond: number;
+
+  /**
+   * @generated from field: double boost_multiplier = 2;
+   */
+  boostMultiplier: number;
+
+  /**
+   * @generated from field: double penalty_factor = 3;
+   */
+  penaltyFactor: number;
+
+  /**
+   * @generated from field: bool is_boost_active = 4;
+   */
+  isBoostActive: boolean;
+
+  /**
+   * 0 when no boost is active.
+   *
+   * @generated from field: int64 boost_expires_at_millis = 5;
+   */
+  boostExpiresAtMillis: bigint;
+};
+
+/**
+ * Describes the message vestibule.email.v1.DeliveryCapacity.
+ * Use `create(DeliveryCapacitySchema)` to create a new message.
+ */
+export const DeliveryCapacitySchema: GenMessage<DeliveryCapacity> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 17);
+
+/**
+ * @generated from message vestibule.email.v1.GetDeliveryInfoResponse
+ */
+export type GetDeliveryInfoResponse = Message<"vestibule.email.v1.GetDeliveryInfoResponse"> & {
+  /**
+   * @generated from field: vestibule.email.v1.DeliveryStats hour = 1;
+   */
+  hour?: DeliveryStats | undefined;
+
+  /**
+   * @generated from field: vestibule.email.v1.DeliveryStats day = 2;
+   */
+  day?: DeliveryStats | undefined;
+
+  /**
+   * @generated from field: vestibule.email.v1.DeliveryStats week = 3;
+   */
+  week?: DeliveryStats | undefined;
+
+  /**
+   * @generated from field: vestibule.email.v1.DeliveryStats month = 4;
+   */
+  month?: DeliveryStats | undefined;
+
+  /**
+   * @generated from field: vestibule.email.v1.DeliveryCapacity capacity = 5;
+   */
+  capacity?: DeliveryCapacity | undefined;
+};
+
+/**
+ * Describes the message vestibule.email.v1.GetDeliveryInfoResponse.
+ * Use `create(GetDeliveryInfoResponseSchema)` to create a new message.
+ */
+export const GetDeliveryInfoResponseSchema: GenMessage<GetDeliveryInfoResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 18);
+
+/**
+ * @generated from message vestibule.email.v1.ActivateCapacityBoostRequest
+ */
+export type ActivateCapacityBoostRequest = Message<"vestibule.email.v1.ActivateCapacityBoostRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message vestibule.email.v1.ActivateCapacityBoostRequest.
+ * Use `create(ActivateCapacityBoostRequestSchema)` to create a new message.
+ */
+export const ActivateCapacityBoostRequestSchema: GenMessage<ActivateCapacityBoostRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 19);
+
+/**
+ * @generated from message vestibule.email.v1.ActivateCapacityBoostResponse
+ */
+export type ActivateCapacityBoostResponse = Message<"vestibule.email.v1.ActivateCapacityBoostResponse"> & {
+  /**
+   * @generated from field: int64 expires_at_millis = 1;
+   */
+  expiresAtMillis: bigint;
+};
+
+/**
+ * Describes the message vestibule.email.v1.ActivateCapacityBoostResponse.
+ * Use `create(ActivateCapacityBoostResponseSchema)` to create a new message.
+ */
+export const ActivateCapacityBoostResponseSchema: GenMessage<ActivateCapacityBoostResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 20);
+
+/**
+ * @generated from message vestibule.email.v1.ListOutboxEmailsRequest
+ */
+export type ListOutboxEmailsRequest = Message<"vestibule.email.v1.ListOutboxEmailsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * Default 100, at most 1000.
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * From a previous response's next_cursor; empty = the first page.
+   *
+   * @generated from field: string cursor = 3;
+   */
+  cursor: string;
+
+  /**
+   * Outbox status filter ("paused", "scheduled", "queued", "sent", "server-error", "skipped", ...); empty = any.
+   *
+   * @generated from field: string status = 4;
+   */
+  status: string;
+
+  /**
+   * Outbox simple status filter ("in-progress", "ok", "error"); empty = any.
+   *
+   * @generated from field: string simple_status = 5;
+   */
+  simpleStatus: string;
+};
+
+/**
+ * Describes the message vestibule.email.v1.ListOutboxEmailsRequest.
+ * Use `create(ListOutboxEmailsRequestSchema)` to create a new message.
+ */
+export const ListOutboxEmailsRequestSchema: GenMessage<ListOutboxEmailsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 21);
+
+/**
+ * @generated from message vestibule.email.v1.ListOutboxEmailsResponse
+ */
+export type ListOutboxEmailsResponse = Message<"vestibule.email.v1.ListOutboxEmailsResponse"> & {
+  /**
+   * @generated from field: repeated vestibule.email.v1.SentEmail emails = 1;
+   */
+  emails: SentEmail[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+};
+
+/**
+ * Describes the message vestibule.email.v1.ListOutboxEmailsResponse.
+ * Use `create(ListOutboxEmailsResponseSchema)` to create a new message.
+ */
+export const ListOutboxEmailsResponseSchema: GenMessage<ListOutboxEmailsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 22);
+
+/**
+ * @generated from message vestibule.email.v1.GetOutboxEmailRequest
+ */
+export type GetOutboxEmailRequest = Message<"vestibule.email.v1.GetOutboxEmailRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string email_id = 2;
+   */
+  emailId: string;
+};
+
+/**
+ * Describes the message vestibule.email.v1.GetOutboxEmailRequest.
+ * Use `create(GetOutboxEmailRequestSchema)` to create a new message.
+ */
+export const GetOutboxEmailRequestSchema: GenMessage<GetOutboxEmailRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 23);
+
+/**
+ * @generated from message vestibule.email.v1.GetOutboxEmailResponse
+ */
+export type GetOutboxEmailResponse = Message<"vestibule.email.v1.GetOutboxEmailResponse"> & {
+  /**
+   * @generated from field: vestibule.email.v1.SentEmail email = 1;
+   */
+  email?: SentEmail | undefined;
+};
+
+/**
+ * Describes the message vestibule.email.v1.GetOutboxEmailResponse.
+ * Use `create(GetOutboxEmailResponseSchema)` to create a new message.
+ */
+export const GetOutboxEmailResponseSchema: GenMessage<GetOutboxEmailResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 24);
+
+/**
+ * @generated from message vestibule.email.v1.UpdateOutboxEmailRequest
+ */
+export type UpdateOutboxEmailRequest = Message<"vestibule.email.v1.UpdateOutboxEmailRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string email_id = 2;
+   */
+  emailId: string;
+
+  /**
+   * @generated from field: optional bool is_paused = 3;
+   */
+  isPaused?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int64 scheduled_at_millis = 4;
+   */
+  scheduledAtMillis?: bigint | undefined;
+
+  /**
+   * @generated from field: bool cancel = 5;
+   */
+  cancel: boolean;
+};
+
+/**
+ * Describes the message vestibule.email.v1.UpdateOutboxEmailRequest.
+ * Use `create(UpdateOutboxEmailRequestSchema)` to create a new message.
+ */
+export const UpdateOutboxEmailRequestSchema: GenMessage<UpdateOutboxEmailRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 25);
+
+/**
+ * @generated from message vestibule.email.v1.UpdateOutboxEmailResponse
+ */
+export type UpdateOutboxEmailResponse = Message<"vestibule.email.v1.UpdateOutboxEmailResponse"> & {
+  /**
+   * @generated from field: vestibule.email.v1.SentEmail email = 1;
+   */
+  email?: SentEmail | undefined;
+};
+
+/**
+ * Describes the message vestibule.email.v1.UpdateOutboxEmailResponse.
+ * Use `create(UpdateOutboxEmailResponseSchema)` to create a new message.
+ */
+export const UpdateOutboxEmailResponseSchema: GenMessage<UpdateOutboxEmailResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_email_v1_email_service, 26);
 
 /**
  * Sending e-mail: every e-mail of the platform is recorded here and delivered over SMTP by a durable queue (retries
@@ -597,6 +958,56 @@ export const EmailService: GenService<{
     methodKind: "unary";
     input: typeof RenderEmailRequestSchema;
     output: typeof RenderEmailResponseSchema;
+  },
+  /**
+   * `GET /emails/delivery-info`: sent/bounced/spam counts of the last hour, day, week and month, and the capacity.
+   *
+   * @generated from rpc vestibule.email.v1.EmailService.GetDeliveryInfo
+   */
+  getDeliveryInfo: {
+    methodKind: "unary";
+    input: typeof GetDeliveryInfoRequestSchema;
+    output: typeof GetDeliveryInfoResponseSchema;
+  },
+  /**
+   * `POST /emails/capacity-boost`: multiplies the capacity for a while; EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE while on.
+   *
+   * @generated from rpc vestibule.email.v1.EmailService.ActivateCapacityBoost
+   */
+  activateCapacityBoost: {
+    methodKind: "unary";
+    input: typeof ActivateCapacityBoostRequestSchema;
+    output: typeof ActivateCapacityBoostResponseSchema;
+  },
+  /**
+   * `GET /emails/outbox`: the project's e-mails, newest first, paged.
+   *
+   * @generated from rpc vestibule.email.v1.EmailService.ListOutboxEmails
+   */
+  listOutboxEmails: {
+    methodKind: "unary";
+    input: typeof ListOutboxEmailsRequestSchema;
+    output: typeof ListOutboxEmailsResponseSchema;
+  },
+  /**
+   * `GET /emails/outbox/{id}`
+   *
+   * @generated from rpc vestibule.email.v1.EmailService.GetOutboxEmail
+   */
+  getOutboxEmail: {
+    methodKind: "unary";
+    input: typeof GetOutboxEmailRequestSchema;
+    output: typeof GetOutboxEmailResponseSchema;
+  },
+  /**
+   * `PATCH /emails/outbox/{id}`: pause, resume, reschedule or cancel a queued e-mail; EMAIL_NOT_EDITABLE otherwise.
+   *
+   * @generated from rpc vestibule.email.v1.EmailService.UpdateOutboxEmail
+   */
+  updateOutboxEmail: {
+    methodKind: "unary";
+    input: typeof UpdateOutboxEmailRequestSchema;
+    output: typeof UpdateOutboxEmailResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_email_v1_email_service, 0);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/identity/v1/project.proto.
  */
 export const file_vestibule_identity_v1_project: GenFile = /*@__PURE__*/
-  fileDesc("CiN2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvcHJvamVjdC5wcm90bxIVdmVzdGlidWxlLmlkZW50aXR5LnYxIsECCgdQcm9qZWN0EgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIVCghsb2dvX3VybBgEIAEoCUgAiAEBEhoKDWZ1bGxfbG9nb191cmwYBSABKAlIAYgBARIZChFjcmVhdGVkX2F0X21pbGxpcxgGIAEoAxIaChJpc19wcm9kdWN0aW9uX21vZGUYByABKAgSGgoNb3duZXJfdGVhbV9pZBgIIAEoCUgCiAEBEhkKEWFkbWluX2NvbmZpZ19qc29uGAkgASgJEhwKFHJlbmRlcmVkX2NvbmZpZ19qc29uGAogASgJEg8KB3ZlcnNpb24YCyABKANCCwoJX2xvZ29fdXJsQhAKDl9mdWxsX2xvZ29fdXJsQhAKDl9vd25lcl90ZWFtX2lkYgZwcm90bzM");
+  fileDesc("CiN2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvcHJvamVjdC5wcm90bxIVdmVzdGlidWxlLmlkZW50aXR5LnYxIvoDCgdQcm9qZWN0EgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIVCghsb2dvX3VybBgEIAEoCUgAiAEBEhoKDWZ1bGxfbG9nb191cmwYBSABKAlIAYgBARIZChFjcmVhdGVkX2F0X21pbGxpcxgGIAEoAxIaChJpc19wcm9kdWN0aW9uX21vZGUYByABKAgSGgoNb3duZXJfdGVhbV9pZBgIIAEoCUgCiAEBEhkKEWFkbWluX2NvbmZpZ19qc29uGAkgASgJEhwKFHJlbmRlcmVkX2NvbmZpZ19qc29uGAogASgJEg8KB3ZlcnNpb24YCyABKAMSHwoSbG9nb19kYXJrX21vZGVfdXJsGAwgASgJSAOIAQESJAoXbG9nb19mdWxsX2RhcmtfbW9kZV91cmwYDSABKAlIBIgBARIZChFvbmJvYXJkaW5nX3N0YXR1cxgOIAEoCRIiChppc19kZXZlbG9wbWVudF9lbnZpcm9ubWVudBgPIAEoCEILCglfbG9nb191cmxCEAoOX2Z1bGxfbG9nb191cmxCEAoOX293bmVyX3RlYW1faWRCFQoTX2xvZ29fZGFya19tb2RlX3VybEIaChhfbG9nb19mdWxsX2RhcmtfbW9kZV91cmxiBnByb3RvMw");
 
 /**
  * A project: one tenant of the platform. `internal` is the dashboard's own project.
@@ -87,6 +87,30 @@ export type Project = Message<"vestibule.identity.v1.Project"> & {
    * @generated from field: int64 version = 11;
    */
   version: bigint;
+
+  /**
+   * Logos for dark backgrounds (the current SDK's project shape).
+   *
+   * @generated from field: optional string logo_dark_mode_url = 12;
+   */
+  logoDarkModeUrl?: string | undefined;
+
+  /**
+   * @generated from field: optional string logo_full_dark_mode_url = 13;
+   */
+  logoFullDarkModeUrl?: string | undefined;
+
+  /**
+   * Dashboard onboarding progress, free text set by the dashboard ("completed" when done); empty = not started.
+   *
+   * @generated from field: string onboarding_status = 14;
+   */
+  onboardingStatus: string;
+
+  /**
+   * @generated from field: bool is_development_environment = 15;
+   */
+  isDevelopmentEnvironment: boolean;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/identity/v1/project_service.proto.
  */
 export const file_vestibule_identity_v1_project_service: GenFile = /*@__PURE__*/
-  fileDesc("Cit2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvcHJvamVjdF9zZXJ2aWNlLnByb3RvEhV2ZXN0aWJ1bGUuaWRlbnRpdHkudjEihQIKFENyZWF0ZVByb2plY3RSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIVCghsb2dvX3VybBgEIAEoCUgAiAEBEhoKDWZ1bGxfbG9nb191cmwYBSABKAlIAYgBARIaChJpc19wcm9kdWN0aW9uX21vZGUYBiABKAgSGgoNb3duZXJfdGVhbV9pZBgHIAEoCUgCiAEBEhoKEmNvbmZpZ191cGRhdGVfanNvbhgIIAEoCUILCglfbG9nb191cmxCEAoOX2Z1bGxfbG9nb191cmxCEAoOX293bmVyX3RlYW1faWQiSAoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCJmChFHZXRQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEj0KD25vdF9mb3VuZF9lcnJvchgCIAEoDjIkLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Ob3RGb3VuZEVycm9yIkUKEkdldFByb2plY3RSZXNwb25zZRIvCgdwcm9qZWN0GAEgASgLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QiLQoTTGlzdFByb2plY3RzUmVxdWVzdBIWCg5vd25lcl90ZWFtX2lkcxgBIAMoCSJIChRMaXN0UHJvamVjdHNSZXNwb25zZRIwCghwcm9qZWN0cxgBIAMoCzIeLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Qcm9qZWN0IokDChRVcGRhdGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKDGRpc3BsYXlfbmFtZRgCIAEoCUgAiAEBEhgKC2Rlc2NyaXB0aW9uGAMgASgJSAGIAQESFQoIbG9nb191cmwYBCABKAlIAogBARIWCg5jbGVhcl9sb2dvX3VybBgFIAEoCBIaCg1mdWxsX2xvZ29fdXJsGAYgASgJSAOIAQESGwoTY2xlYXJfZnVsbF9sb2dvX3VybBgHIAEoCBIfChJpc19wcm9kdWN0aW9uX21vZGUYCCABKAhIBIgBARIaChJjb25maWdfdXBkYXRlX2pzb24YCSABKAkSGgoNb3duZXJfdGVhbV9pZBgKIAEoCUgFiAEBQg8KDV9kaXNwbGF5X25hbWVCDgoMX2Rlc2NyaXB0aW9uQgsKCV9sb2dvX3VybEIQCg5fZnVsbF9sb2dvX3VybEIVChNfaXNfcHJvZHVjdGlvbl9tb2RlQhAKDl9vd25lcl90ZWFtX2lkIkgKFVVwZGF0ZVByb2plY3RSZXNwb25zZRIvCgdwcm9qZWN0GAEgASgLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QiKgoURGVsZXRlUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSIXChVEZWxldGVQcm9qZWN0UmVzcG9uc2UiTwobVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHAoUY29uZmlnX292ZXJyaWRlX2pzb24YAiABKAkiTwocVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXNwb25zZRIvCgdwcm9qZWN0GAEgASgLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QiNwohTGlzdFByb2R1Y3Rpb25Nb2RlUHJvYmxlbXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiRgoVUHJvZHVjdGlvbk1vZGVQcm9ibGVtEgoKAmlkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEAoIZml4X2xpbmsYAyABKAkiZAoiTGlzdFByb2R1Y3Rpb25Nb2RlUHJvYmxlbXNSZXNwb25zZRI+Cghwcm9ibGVtcxgBIAMoCzIsLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Qcm9kdWN0aW9uTW9kZVByb2JsZW0qhgEKDU5vdEZvdW5kRXJyb3ISHwobTk9UX0ZPVU5EX0VSUk9SX1VOU1BFQ0lGSUVEEAASJQohTk9UX0ZPVU5EX0VSUk9SX1BST0pFQ1RfTk9UX0ZPVU5EEAESLQopTk9UX0ZPVU5EX0VSUk9SX0NVUlJFTlRfUFJPSkVDVF9OT1RfRk9VTkQQAjK1BgoOUHJvamVjdFNlcnZpY2USagoNQ3JlYXRlUHJvamVjdBIrLnZlc3RpYnVsZS5pZGVudGl0eS52MS5DcmVhdGVQcm9qZWN0UmVxdWVzdBosLnZlc3RpYnVsZS5pZGVudGl0eS52MS5DcmVhdGVQcm9qZWN0UmVzcG9uc2USYQoKR2V0UHJvamVjdBIoLnZlc3RpYnVsZS5pZGVudGl0eS52MS5HZXRQcm9qZWN0UmVxdWVzdBopLnZlc3RpYnVsZS5pZGVudGl0eS52MS5HZXRQcm9qZWN0UmVzcG9uc2USZwoMTGlzdFByb2plY3RzEioudmVzdGlidWxlLmlkZW50aXR5LnYxLkxpc3RQcm9qZWN0c1JlcXVlc3QaKy52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuTGlzdFByb2plY3RzUmVzcG9uc2USagoNVXBkYXRlUHJvamVjdBIrLnZlc3RpYnVsZS5pZGVudGl0eS52MS5VcGRhdGVQcm9qZWN0UmVxdWVzdBosLnZlc3RpYnVsZS5pZGVudGl0eS52MS5VcGRhdGVQcm9qZWN0UmVzcG9uc2USagoNRGVsZXRlUHJvamVjdBIrLnZlc3RpYnVsZS5pZGVudGl0eS52MS5EZWxldGVQcm9qZWN0UmVxdWVzdBosLnZlc3RpYnVsZS5pZGVudGl0eS52MS5EZWxldGVQcm9qZWN0UmVzcG9uc2USfwoUVXBkYXRlQ29uZmlnT3ZlcnJpZGUSMi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXF1ZXN0GjMudmVzdGlidWxlLmlkZW50aXR5LnYxLlVwZGF0ZUNvbmZpZ092ZXJyaWRlUmVzcG9uc2USkQEKGkxpc3RQcm9kdWN0aW9uTW9kZVByb2JsZW1zEjgudmVzdGlidWxlLmlkZW50aXR5LnYxLkxpc3RQcm9kdWN0aW9uTW9kZVByb2JsZW1zUmVxdWVzdBo5LnZlc3RpYnVsZS5pZGVudGl0eS52MS5MaXN0UHJvZHVjdGlvbk1vZGVQcm9ibGVtc1Jlc3BvbnNlYgZwcm90bzM", [file_vestibule_identity_v1_project]);
+  fileDesc("Cit2ZXN0aWJ1bGUvaWRlbnRpdHkvdjEvcHJvamVjdF9zZXJ2aWNlLnByb3RvEhV2ZXN0aWJ1bGUuaWRlbnRpdHkudjEivgMKFENyZWF0ZVByb2plY3RSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIVCghsb2dvX3VybBgEIAEoCUgAiAEBEhoKDWZ1bGxfbG9nb191cmwYBSABKAlIAYgBARIaChJpc19wcm9kdWN0aW9uX21vZGUYBiABKAgSGgoNb3duZXJfdGVhbV9pZBgHIAEoCUgCiAEBEhoKEmNvbmZpZ191cGRhdGVfanNvbhgIIAEoCRIfChJsb2dvX2RhcmtfbW9kZV91cmwYCSABKAlIA4gBARIkChdsb2dvX2Z1bGxfZGFya19tb2RlX3VybBgKIAEoCUgEiAEBEhkKEW9uYm9hcmRpbmdfc3RhdHVzGAsgASgJEiIKGmlzX2RldmVsb3BtZW50X2Vudmlyb25tZW50GAwgASgIQgsKCV9sb2dvX3VybEIQCg5fZnVsbF9sb2dvX3VybEIQCg5fb3duZXJfdGVhbV9pZEIVChNfbG9nb19kYXJrX21vZGVfdXJsQhoKGF9sb2dvX2Z1bGxfZGFya19tb2RlX3VybCJIChVDcmVhdGVQcm9qZWN0UmVzcG9uc2USLwoHcHJvamVjdBgBIAEoCzIeLnZlc3RpYnVsZS5pZGVudGl0eS52MS5Qcm9qZWN0ImYKEUdldFByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSPQoPbm90X2ZvdW5kX2Vycm9yGAIgASgOMiQudmVzdGlidWxlLmlkZW50aXR5LnYxLk5vdEZvdW5kRXJyb3IiRQoSR2V0UHJvamVjdFJlc3BvbnNlEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCItChNMaXN0UHJvamVjdHNSZXF1ZXN0EhYKDm93bmVyX3RlYW1faWRzGAEgAygJIkgKFExpc3RQcm9qZWN0c1Jlc3BvbnNlEjAKCHByb2plY3RzGAEgAygLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QiygUKFFVwZGF0ZVByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGQoMZGlzcGxheV9uYW1lGAIgASgJSACIAQESGAoLZGVzY3JpcHRpb24YAyABKAlIAYgBARIVCghsb2dvX3VybBgEIAEoCUgCiAEBEhYKDmNsZWFyX2xvZ29fdXJsGAUgASgIEhoKDWZ1bGxfbG9nb191cmwYBiABKAlIA4gBARIbChNjbGVhcl9mdWxsX2xvZ29fdXJsGAcgASgIEh8KEmlzX3Byb2R1Y3Rpb25fbW9kZRgIIAEoCEgEiAEBEhoKEmNvbmZpZ191cGRhdGVfanNvbhgJIAEoCRIaCg1vd25lcl90ZWFtX2lkGAogASgJSAWIAQESHwoSbG9nb19kYXJrX21vZGVfdXJsGAsgASgJSAaIAQESIAoYY2xlYXJfbG9nb19kYXJrX21vZGVfdXJsGAwgASgIEiQKF2xvZ29fZnVsbF9kYXJrX21vZGVfdXJsGA0gASgJSAeIAQESJQodY2xlYXJfbG9nb19mdWxsX2RhcmtfbW9kZV91cmwYDiABKAgSHgoRb25ib2FyZGluZ19zdGF0dXMYDyABKAlICIgBARInChppc19kZXZlbG9wbWVudF9lbnZpcm9ubWVudBgQIAEoCEgJiAEBQg8KDV9kaXNwbGF5X25hbWVCDgoMX2Rlc2NyaXB0aW9uQgsKCV9sb2dvX3VybEIQCg5fZnVsbF9sb2dvX3VybEIVChNfaXNfcHJvZHVjdGlvbl9tb2RlQhAKDl9vd25lcl90ZWFtX2lkQhUKE19sb2dvX2RhcmtfbW9kZV91cmxCGgoYX2xvZ29fZnVsbF9kYXJrX21vZGVfdXJsQhQKEl9vbmJvYXJkaW5nX3N0YXR1c0IdChtfaXNfZGV2ZWxvcG1lbnRfZW52aXJvbm1lbnQiSAoVVXBkYXRlUHJvamVjdFJlc3BvbnNlEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCIqChREZWxldGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIhcKFURlbGV0ZVByb2plY3RSZXNwb25zZSKCAQobVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHAoUY29uZmlnX292ZXJyaWRlX2pzb24YAiABKAkSMQoFbGV2ZWwYAyABKA4yIi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ29uZmlnTGV2ZWwiTwocVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXNwb25zZRIvCgdwcm9qZWN0GAEgASgLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QiYQoYR2V0Q29uZmlnT3ZlcnJpZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMQoFbGV2ZWwYAiABKA4yIi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ29uZmlnTGV2ZWwiOQoZR2V0Q29uZmlnT3ZlcnJpZGVSZXNwb25zZRIcChRjb25maWdfb3ZlcnJpZGVfanNvbhgBIAEoCSKUAQoYU2V0Q29uZmlnT3ZlcnJpZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMQoFbGV2ZWwYAiABKA4yIi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ29uZmlnTGV2ZWwSHAoUY29uZmlnX292ZXJyaWRlX2pzb24YAyABKAkSEwoLc291cmNlX2pzb24YBCABKAkiTAoZU2V0Q29uZmlnT3ZlcnJpZGVSZXNwb25zZRIvCgdwcm9qZWN0GAEgASgLMh4udmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2plY3QidQoeUmVzZXRDb25maWdPdmVycmlkZUtleXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMQoFbGV2ZWwYAiABKA4yIi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuQ29uZmlnTGV2ZWwSDAoEa2V5cxgDIAMoCSJSCh9SZXNldENvbmZpZ092ZXJyaWRlS2V5c1Jlc3BvbnNlEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCIsChZHZXRDb25maWdTb3VyY2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiLgoXR2V0Q29uZmlnU291cmNlUmVzcG9uc2USEwoLc291cmNlX2pzb24YASABKAkiLwoZVW5saW5rQ29uZmlnU291cmNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIk0KGlVubGlua0NvbmZpZ1NvdXJjZVJlc3BvbnNlEi8KB3Byb2plY3QYASABKAsyHi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUHJvamVjdCI3CiFMaXN0UHJvZHVjdGlvbk1vZGVQcm9ibGVtc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJGChVQcm9kdWN0aW9uTW9kZVByb2JsZW0SCgoCaWQYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIQCghmaXhfbGluaxgDIAEoCSJkCiJMaXN0UHJvZHVjdGlvbk1vZGVQcm9ibGVtc1Jlc3BvbnNlEj4KCHByb2JsZW1zGAEgAygLMiwudmVzdGlidWxlLmlkZW50aXR5LnYxLlByb2R1Y3Rpb25Nb2RlUHJvYmxlbSqGAQoNTm90Rm91bmRFcnJvchIfChtOT1RfRk9VTkRfRVJST1JfVU5TUEVDSUZJRUQQABIlCiFOT1RfRk9VTkRfRVJST1JfUFJPSkVDVF9OT1RfRk9VTkQQARItCilOT1RfRk9VTkRfRVJST1JfQ1VSUkVOVF9QUk9KRUNUX05PVF9GT1VORBACKnwKC0NvbmZpZ0xldmVsEhwKGENPTkZJR19MRVZFTF9VTlNQRUNJRklFRBAAEhgKFENPTkZJR19MRVZFTF9QUk9KRUNUEAESFwoTQ09ORklHX0xFVkVMX0JSQU5DSBACEhwKGENPTkZJR19MRVZFTF9FTlZJUk9OTUVOVBADMp0LCg5Qcm9qZWN0U2VydmljZRJqCg1DcmVhdGVQcm9qZWN0EisudmVzdGlidWxlLmlkZW50aXR5LnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GiwudmVzdGlidWxlLmlkZW50aXR5LnYxLkNyZWF0ZVByb2plY3RSZXNwb25zZRJhCgpHZXRQcm9qZWN0EigudmVzdGlidWxlLmlkZW50aXR5LnYxLkdldFByb2plY3RSZXF1ZXN0GikudmVzdGlidWxlLmlkZW50aXR5LnYxLkdldFByb2plY3RSZXNwb25zZRJnCgxMaXN0UHJvamVjdHMSKi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuTGlzdFByb2plY3RzUmVxdWVzdBorLnZlc3RpYnVsZS5pZGVudGl0eS52MS5MaXN0UHJvamVjdHNSZXNwb25zZRJqCg1VcGRhdGVQcm9qZWN0EisudmVzdGlidWxlLmlkZW50aXR5LnYxLlVwZGF0ZVByb2plY3RSZXF1ZXN0GiwudmVzdGlidWxlLmlkZW50aXR5LnYxLlVwZGF0ZVByb2plY3RSZXNwb25zZRJqCg1EZWxldGVQcm9qZWN0EisudmVzdGlidWxlLmlkZW50aXR5LnYxLkRlbGV0ZVByb2plY3RSZXF1ZXN0GiwudmVzdGlidWxlLmlkZW50aXR5LnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZRJ/ChRVcGRhdGVDb25maWdPdmVycmlkZRIyLnZlc3RpYnVsZS5pZGVudGl0eS52MS5VcGRhdGVDb25maWdPdmVycmlkZVJlcXVlc3QaMy52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuVXBkYXRlQ29uZmlnT3ZlcnJpZGVSZXNwb25zZRJ2ChFHZXRDb25maWdPdmVycmlkZRIvLnZlc3RpYnVsZS5pZGVudGl0eS52MS5HZXRDb25maWdPdmVycmlkZVJlcXVlc3QaMC52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuR2V0Q29uZmlnT3ZlcnJpZGVSZXNwb25zZRJ2ChFTZXRDb25maWdPdmVycmlkZRIvLnZlc3RpYnVsZS5pZGVudGl0eS52MS5TZXRDb25maWdPdmVycmlkZVJlcXVlc3QaMC52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuU2V0Q29uZmlnT3ZlcnJpZGVSZXNwb25zZRKIAQoXUmVzZXRDb25maWdPdmVycmlkZUtleXMSNS52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuUmVzZXRDb25maWdPdmVycmlkZUtleXNSZXF1ZXN0GjYudmVzdGlidWxlLmlkZW50aXR5LnYxLlJlc2V0Q29uZmlnT3ZlcnJpZGVLZXlzUmVzcG9uc2UScAoPR2V0Q29uZmlnU291cmNlEi0udmVzdGlidWxlLmlkZW50aXR5LnYxLkdldENvbmZpZ1NvdXJjZVJlcXVlc3QaLi52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuR2V0Q29uZmlnU291cmNlUmVzcG9uc2USeQoSVW5saW5rQ29uZmlnU291cmNlEjAudmVzdGlidWxlLmlkZW50aXR5LnYxLlVubGlua0NvbmZpZ1NvdXJjZVJlcXVlc3QaMS52ZXN0aWJ1bGUuaWRlbnRpdHkudjEuVW5saW5rQ29uZmlnU291cmNlUmVzcG9uc2USkQEKGkxpc3RQcm9kdWN0aW9uTW9kZVByb2JsZW1zEjgudmVzdGlidWxlLmlkZW50aXR5LnYxLkxpc3RQcm9kdWN0aW9uTW9kZVByb2JsZW1zUmVxdWVzdBo5LnZlc3RpYnVsZS5pZGVudGl0eS52MS5MaXN0UHJvZHVjdGlvbk1vZGVQcm9ibGVtc1Jlc3BvbnNlYgZwcm90bzM", [file_vestibule_identity_v1_project]);
 
 /**
  * @generated from message vestibule.identity.v1.CreateProjectRequest
@@ -61,6 +61,26 @@ export type CreateProjectRequest = Message<"vestibule.identity.v1.CreateProjectR
    * @generated from field: string config_update_json = 8;
    */
   configUpdateJson: string;
+
+  /**
+   * @generated from field: optional string logo_dark_mode_url = 9;
+   */
+  logoDarkModeUrl?: string | undefined;
+
+  /**
+   * @generated from field: optional string logo_full_dark_mode_url = 10;
+   */
+  logoFullDarkModeUrl?: string | undefined;
+
+  /**
+   * @generated from field: string onboarding_status = 11;
+   */
+  onboardingStatus: string;
+
+  /**
+   * @generated from field: bool is_development_environment = 12;
+   */
+  isDevelopmentEnvironment: boolean;
 };
 
 /**
@@ -220,6 +240,38 @@ export type UpdateProjectRequest = Message<"vestibule.identity.v1.UpdateProjectR
    * @generated from field: optional string owner_team_id = 10;
    */
   ownerTeamId?: string | undefined;
+
+  /**
+   * As logo_url / clear_logo_url.
+   *
+   * @generated from field: optional string logo_dark_mode_url = 11;
+   */
+  logoDarkModeUrl?: string | undefined;
+
+  /**
+   * @generated from field: bool clear_logo_dark_mode_url = 12;
+   */
+  clearLogoDarkModeUrl: boolean;
+
+  /**
+   * @generated from field: optional string logo_full_dark_mode_url = 13;
+   */
+  logoFullDarkModeUrl?: string | undefined;
+
+  /**
+   * @generated from field: bool clear_logo_full_dark_mode_url = 14;
+   */
+  clearLogoFullDarkModeUrl: boolean;
+
+  /**
+   * @generated from field: optional string onboarding_status = 15;
+   */
+  onboardingStatus?: string | undefined;
+
+  /**
+   * @generated from field: optional bool is_development_environment = 16;
+   */
+  isDevelopmentEnvironment?: boolean | undefined;
 };
 
 /**
@@ -291,6 +343,13 @@ export type UpdateConfigOverrideRequest = Message<"vestibule.identity.v1.UpdateC
    * @generated from field: string config_override_json = 2;
    */
   configOverrideJson: string;
+
+  /**
+   * Unspecified = environment (the seed-era unlevelled route).
+   *
+   * @generated from field: vestibule.identity.v1.ConfigLevel level = 3;
+   */
+  level: ConfigLevel;
 };
 
 /**
@@ -318,6 +377,217 @@ export const UpdateConfigOverrideResponseSchema: GenMessage<UpdateConfigOverride
   messageDesc(file_vestibule_identity_v1_project_service, 11);
 
 /**
+ * @generated from message vestibule.identity.v1.GetConfigOverrideRequest
+ */
+export type GetConfigOverrideRequest = Message<"vestibule.identity.v1.GetConfigOverrideRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: vestibule.identity.v1.ConfigLevel level = 2;
+   */
+  level: ConfigLevel;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.GetConfigOverrideRequest.
+ * Use `create(GetConfigOverrideRequestSchema)` to create a new message.
+ */
+export const GetConfigOverrideRequestSchema: GenMessage<GetConfigOverrideRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 12);
+
+/**
+ * @generated from message vestibule.identity.v1.GetConfigOverrideResponse
+ */
+export type GetConfigOverrideResponse = Message<"vestibule.identity.v1.GetConfigOverrideResponse"> & {
+  /**
+   * The level's override document as JSON (secrets in clear: admin and branch-server callers only).
+   *
+   * @generated from field: string config_override_json = 1;
+   */
+  configOverrideJson: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.GetConfigOverrideResponse.
+ * Use `create(GetConfigOverrideResponseSchema)` to create a new message.
+ */
+export const GetConfigOverrideResponseSchema: GenMessage<GetConfigOverrideResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 13);
+
+/**
+ * @generated from message vestibule.identity.v1.SetConfigOverrideRequest
+ */
+export type SetConfigOverrideRequest = Message<"vestibule.identity.v1.SetConfigOverrideRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: vestibule.identity.v1.ConfigLevel level = 2;
+   */
+  level: ConfigLevel;
+
+  /**
+   * JSON object: the level's whole new override document.
+   *
+   * @generated from field: string config_override_json = 3;
+   */
+  configOverrideJson: string;
+
+  /**
+   * Branch level only: JSON of the source ({type: "pushed-from-github", ...} | {type: "pushed-from-unknown"} |
+   * {type: "unlinked"}). Empty = unchanged.
+   *
+   * @generated from field: string source_json = 4;
+   */
+  sourceJson: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.SetConfigOverrideRequest.
+ * Use `create(SetConfigOverrideRequestSchema)` to create a new message.
+ */
+export const SetConfigOverrideRequestSchema: GenMessage<SetConfigOverrideRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 14);
+
+/**
+ * @generated from message vestibule.identity.v1.SetConfigOverrideResponse
+ */
+export type SetConfigOverrideResponse = Message<"vestibule.identity.v1.SetConfigOverrideResponse"> & {
+  /**
+   * @generated from field: vestibule.identity.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.SetConfigOverrideResponse.
+ * Use `create(SetConfigOverrideResponseSchema)` to create a new message.
+ */
+export const SetConfigOverrideResponseSchema: GenMessage<SetConfigOverrideResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 15);
+
+/**
+ * @generated from message vestibule.identity.v1.ResetConfigOverrideKeysRequest
+ */
+export type ResetConfigOverrideKeysRequest = Message<"vestibule.identity.v1.ResetConfigOverrideKeysRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: vestibule.identity.v1.ConfigLevel level = 2;
+   */
+  level: ConfigLevel;
+
+  /**
+   * Dotted paths, e.g. "auth.allowSignUp".
+   *
+   * @generated from field: repeated string keys = 3;
+   */
+  keys: string[];
+};
+
+/**
+ * Describes the message vestibule.identity.v1.ResetConfigOverrideKeysRequest.
+ * Use `create(ResetConfigOverrideKeysRequestSchema)` to create a new message.
+ */
+export const ResetConfigOverrideKeysRequestSchema: GenMessage<ResetConfigOverrideKeysRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 16);
+
+/**
+ * @generated from message vestibule.identity.v1.ResetConfigOverrideKeysResponse
+ */
+export type ResetConfigOverrideKeysResponse = Message<"vestibule.identity.v1.ResetConfigOverrideKeysResponse"> & {
+  /**
+   * @generated from field: vestibule.identity.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.ResetConfigOverrideKeysResponse.
+ * Use `create(ResetConfigOverrideKeysResponseSchema)` to create a new message.
+ */
+export const ResetConfigOverrideKeysResponseSchema: GenMessage<ResetConfigOverrideKeysResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 17);
+
+/**
+ * @generated from message vestibule.identity.v1.GetConfigSourceRequest
+ */
+export type GetConfigSourceRequest = Message<"vestibule.identity.v1.GetConfigSourceRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.GetConfigSourceRequest.
+ * Use `create(GetConfigSourceRequestSchema)` to create a new message.
+ */
+export const GetConfigSourceRequestSchema: GenMessage<GetConfigSourceRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 18);
+
+/**
+ * @generated from message vestibule.identity.v1.GetConfigSourceResponse
+ */
+export type GetConfigSourceResponse = Message<"vestibule.identity.v1.GetConfigSourceResponse"> & {
+  /**
+   * JSON of the branch config's source; {"type":"unlinked"} when none.
+   *
+   * @generated from field: string source_json = 1;
+   */
+  sourceJson: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.GetConfigSourceResponse.
+ * Use `create(GetConfigSourceResponseSchema)` to create a new message.
+ */
+export const GetConfigSourceResponseSchema: GenMessage<GetConfigSourceResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 19);
+
+/**
+ * @generated from message vestibule.identity.v1.UnlinkConfigSourceRequest
+ */
+export type UnlinkConfigSourceRequest = Message<"vestibule.identity.v1.UnlinkConfigSourceRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.UnlinkConfigSourceRequest.
+ * Use `create(UnlinkConfigSourceRequestSchema)` to create a new message.
+ */
+export const UnlinkConfigSourceRequestSchema: GenMessage<UnlinkConfigSourceRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 20);
+
+/**
+ * @generated from message vestibule.identity.v1.UnlinkConfigSourceResponse
+ */
+export type UnlinkConfigSourceResponse = Message<"vestibule.identity.v1.UnlinkConfigSourceResponse"> & {
+  /**
+   * @generated from field: vestibule.identity.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message vestibule.identity.v1.UnlinkConfigSourceResponse.
+ * Use `create(UnlinkConfigSourceResponseSchema)` to create a new message.
+ */
+export const UnlinkConfigSourceResponseSchema: GenMessage<UnlinkConfigSourceResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_identity_v1_project_service, 21);
+
+/**
  * @generated from message vestibule.identity.v1.ListProductionModeProblemsRequest
  */
 export type ListProductionModeProblemsRequest = Message<"vestibule.identity.v1.ListProductionModeProblemsRequest"> & {
@@ -332,7 +602,7 @@ export type ListProductionModeProblemsRequest = Message<"vestibule.identity.v1.L
  * Use `create(ListProductionModeProblemsRequestSchema)` to create a new message.
  */
 export const ListProductionModeProblemsRequestSchema: GenMessage<ListProductionModeProblemsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_identity_v1_project_service, 12);
+  messageDesc(file_vestibule_identity_v1_project_service, 22);
 
 /**
  * @generated from message vestibule.identity.v1.ProductionModeProblem
@@ -363,7 +633,7 @@ export type ProductionModeProblem = Message<"vestibule.identity.v1.ProductionMod
  * Use `create(ProductionModeProblemSchema)` to create a new message.
  */
 export const ProductionModeProblemSchema: GenMessage<ProductionModeProblem> = /*@__PURE__*/
-  messageDesc(file_vestibule_identity_v1_project_service, 13);
+  messageDesc(file_vestibule_identity_v1_project_service, 23);
 
 /**
  * @generated from message vestibule.identity.v1.ListProductionModeProblemsResponse
@@ -380,7 +650,7 @@ export type ListProductionModeProblemsResponse = Message<"vestibule.identity.v1.
  * Use `create(ListProductionModeProblemsResponseSchema)` to create a new message.
  */
 export const ListProductionModeProblemsResponseSchema: GenMessage<ListProductionModeProblemsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_identity_v1_project_service, 14);
+  messageDesc(file_vestibule_identity_v1_project_service, 24);
 
 /**
  * @generated from enum vestibule.identity.v1.NotFoundError
@@ -411,6 +681,39 @@ export enum NotFoundError {
  */
 export const NotFoundErrorSchema: GenEnum<NotFoundError> = /*@__PURE__*/
   enumDesc(file_vestibule_identity_v1_project_service, 0);
+
+/**
+ * Config levels, applied in this order on the defaults: project < branch < environment.
+ *
+ * @generated from enum vestibule.identity.v1.ConfigLevel
+ */
+export enum ConfigLevel {
+  /**
+   * @generated from enum value: CONFIG_LEVEL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CONFIG_LEVEL_PROJECT = 1;
+   */
+  PROJECT = 1,
+
+  /**
+   * @generated from enum value: CONFIG_LEVEL_BRANCH = 2;
+   */
+  BRANCH = 2,
+
+  /**
+   * @generated from enum value: CONFIG_LEVEL_ENVIRONMENT = 3;
+   */
+  ENVIRONMENT = 3,
+}
+
+/**
+ * Describes the enum vestibule.identity.v1.ConfigLevel.
+ */
+export const ConfigLevelSchema: GenEnum<ConfigLevel> = /*@__PURE__*/
+  enumDesc(file_vestibule_identity_v1_project_service, 1);
 
 /**
  * Projects and their layered configuration. Callers: the gateway (admin routes, request authentication)
@@ -470,7 +773,8 @@ export const ProjectService: GenService<{
     output: typeof DeleteProjectResponseSchema;
   },
   /**
-   * Deep-merges an override into the environment config layer. `PATCH /internal/config/override`.
+   * Deep-merges an override into one config level (environment when unspecified). `PATCH /internal/config/override`
+   * and `PATCH /internal/config/override/{level}`.
    *
    * @generated from rpc vestibule.identity.v1.ProjectService.UpdateConfigOverride
    */
@@ -478,6 +782,56 @@ export const ProjectService: GenService<{
     methodKind: "unary";
     input: typeof UpdateConfigOverrideRequestSchema;
     output: typeof UpdateConfigOverrideResponseSchema;
+  },
+  /**
+   * Reads one level's override document. `GET /internal/config/override/{level}`.
+   *
+   * @generated from rpc vestibule.identity.v1.ProjectService.GetConfigOverride
+   */
+  getConfigOverride: {
+    methodKind: "unary";
+    input: typeof GetConfigOverrideRequestSchema;
+    output: typeof GetConfigOverrideResponseSchema;
+  },
+  /**
+   * Replaces one level's override document (and the branch's source). `PUT /internal/config/override/{level}`.
+   *
+   * @generated from rpc vestibule.identity.v1.ProjectService.SetConfigOverride
+   */
+  setConfigOverride: {
+    methodKind: "unary";
+    input: typeof SetConfigOverrideRequestSchema;
+    output: typeof SetConfigOverrideResponseSchema;
+  },
+  /**
+   * Removes keys (and everything below them) from one level. `POST /internal/config/override/{level}/reset-keys`.
+   *
+   * @generated from rpc vestibule.identity.v1.ProjectService.ResetConfigOverrideKeys
+   */
+  resetConfigOverrideKeys: {
+    methodKind: "unary";
+    input: typeof ResetConfigOverrideKeysRequestSchema;
+    output: typeof ResetConfigOverrideKeysResponseSchema;
+  },
+  /**
+   * Where the branch config was pushed from. `GET /internal/config/source`.
+   *
+   * @generated from rpc vestibule.identity.v1.ProjectService.GetConfigSource
+   */
+  getConfigSource: {
+    methodKind: "unary";
+    input: typeof GetConfigSourceRequestSchema;
+    output: typeof GetConfigSourceResponseSchema;
+  },
+  /**
+   * Marks the branch config as unlinked from its source (the config stays). `DELETE /internal/config/source`.
+   *
+   * @generated from rpc vestibule.identity.v1.ProjectService.UnlinkConfigSource
+   */
+  unlinkConfigSource: {
+    methodKind: "unary";
+    input: typeof UnlinkConfigSourceRequestSchema;
+    output: typeof UnlinkConfigSourceResponseSchema;
   },
   /**
    * Production-mode domain checks with their messages and fix links (spec section 5).

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/teams_permissions/v1/invitation_service.proto.
  */
 export const file_vestibule_teams_permissions_v1_invitation_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjd2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvaW52aXRhdGlvbl9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEinwEKG0NyZWF0ZVRlYW1JbnZpdGF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjYKBmNhbGxlchgCIAEoCzImLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DYWxsZXISDwoHdGVhbV9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIUCgxjYWxsYmFja191cmwYBSABKAkiYgocQ3JlYXRlVGVhbUludml0YXRpb25SZXNwb25zZRJCCgppbnZpdGF0aW9uGAEgASgLMi4udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW1JbnZpdGF0aW9uInkKGkxpc3RUZWFtSW52aXRhdGlvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJImIKG0xpc3RUZWFtSW52aXRhdGlvbnNSZXNwb25zZRJDCgtpbnZpdGF0aW9ucxgBIAMoCzIuLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtSW52aXRhdGlvbiKRAQobRGVsZXRlVGVhbUludml0YXRpb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhUKDWludml0YXRpb25faWQYBCABKAkiHgocRGVsZXRlVGVhbUludml0YXRpb25SZXNwb25zZSJVCh5DaGVja1RlYW1JbnZpdGF0aW9uQ29kZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJEhEKCWNsaWVudF9pcBgDIAEoCSIhCh9DaGVja1RlYW1JbnZpdGF0aW9uQ29kZVJlc3BvbnNlIo4BCh9HZXRUZWFtSW52aXRhdGlvbkRldGFpbHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIMCgRjb2RlGAMgASgJEhEKCWNsaWVudF9pcBgEIAEoCSJOCiBHZXRUZWFtSW52aXRhdGlvbkRldGFpbHNSZXNwb25zZRIPCgd0ZWFtX2lkGAEgASgJEhkKEXRlYW1fZGlzcGxheV9uYW1lGAIgASgJIooBChtBY2NlcHRUZWFtSW52aXRhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEgwKBGNvZGUYAyABKAkSEQoJY2xpZW50X2lwGAQgASgJIj8KHEFjY2VwdFRlYW1JbnZpdGF0aW9uUmVzcG9uc2USDwoHdGVhbV9pZBgBIAEoCRIOCgZqb2luZWQYAiABKAgyoQcKFVRlYW1JbnZpdGF0aW9uU2VydmljZRKRAQoUQ3JlYXRlVGVhbUludml0YXRpb24SOy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ3JlYXRlVGVhbUludml0YXRpb25SZXF1ZXN0GjwudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNyZWF0ZVRlYW1JbnZpdGF0aW9uUmVzcG9uc2USjgEKE0xpc3RUZWFtSW52aXRhdGlvbnMSOi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1JbnZpdGF0aW9uc1JlcXVlc3QaOy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuTGlzdFRlYW1JbnZpdGF0aW9uc1Jlc3BvbnNlEpEBChREZWxldGVUZWFtSW52aXRhdGlvbhI7LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtSW52aXRhdGlvblJlcXVlc3QaPC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuRGVsZXRlVGVhbUludml0YXRpb25SZXNwb25zZRKaAQoXQ2hlY2tUZWFtSW52aXRhdGlvbkNvZGUSPi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2hlY2tUZWFtSW52aXRhdGlvbkNvZGVSZXF1ZXN0Gj8udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNoZWNrVGVhbUludml0YXRpb25Db2RlUmVzcG9uc2USnQEKGEdldFRlYW1JbnZpdGF0aW9uRGV0YWlscxI/LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5HZXRUZWFtSW52aXRhdGlvbkRldGFpbHNSZXF1ZXN0GkAudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1JbnZpdGF0aW9uRGV0YWlsc1Jlc3BvbnNlEpEBChRBY2NlcHRUZWFtSW52aXRhdGlvbhI7LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5BY2NlcHRUZWFtSW52aXRhdGlvblJlcXVlc3QaPC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQWNjZXB0VGVhbUludml0YXRpb25SZXNwb25zZWIGcHJvdG8z", [file_vestibule_teams_permissions_v1_team]);
+  fileDesc("Cjd2ZXN0aWJ1bGUvdGVhbXNfcGVybWlzc2lvbnMvdjEvaW52aXRhdGlvbl9zZXJ2aWNlLnByb3RvEh52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEinwEKG0NyZWF0ZVRlYW1JbnZpdGF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjYKBmNhbGxlchgCIAEoCzImLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DYWxsZXISDwoHdGVhbV9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIUCgxjYWxsYmFja191cmwYBSABKAkiYgocQ3JlYXRlVGVhbUludml0YXRpb25SZXNwb25zZRJCCgppbnZpdGF0aW9uGAEgASgLMi4udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLlRlYW1JbnZpdGF0aW9uIooBChpMaXN0VGVhbUludml0YXRpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjYKBmNhbGxlchgCIAEoCzImLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DYWxsZXISDwoHdGVhbV9pZBgDIAEoCRIPCgd1c2VyX2lkGAQgASgJImIKG0xpc3RUZWFtSW52aXRhdGlvbnNSZXNwb25zZRJDCgtpbnZpdGF0aW9ucxgBIAMoCzIuLnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5UZWFtSW52aXRhdGlvbiKRAQobRGVsZXRlVGVhbUludml0YXRpb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIPCgd0ZWFtX2lkGAMgASgJEhUKDWludml0YXRpb25faWQYBCABKAkiHgocRGVsZXRlVGVhbUludml0YXRpb25SZXNwb25zZSJVCh5DaGVja1RlYW1JbnZpdGF0aW9uQ29kZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJEhEKCWNsaWVudF9pcBgDIAEoCSIhCh9DaGVja1RlYW1JbnZpdGF0aW9uQ29kZVJlc3BvbnNlIo4BCh9HZXRUZWFtSW52aXRhdGlvbkRldGFpbHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNgoGY2FsbGVyGAIgASgLMiYudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkNhbGxlchIMCgRjb2RlGAMgASgJEhEKCWNsaWVudF9pcBgEIAEoCSJOCiBHZXRUZWFtSW52aXRhdGlvbkRldGFpbHNSZXNwb25zZRIPCgd0ZWFtX2lkGAEgASgJEhkKEXRlYW1fZGlzcGxheV9uYW1lGAIgASgJIooBChtBY2NlcHRUZWFtSW52aXRhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEgwKBGNvZGUYAyABKAkSEQoJY2xpZW50X2lwGAQgASgJIj8KHEFjY2VwdFRlYW1JbnZpdGF0aW9uUmVzcG9uc2USDwoHdGVhbV9pZBgBIAEoCRIOCgZqb2luZWQYAiABKAgilQEKH0FjY2VwdFRlYW1JbnZpdGF0aW9uQnlJZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI2CgZjYWxsZXIYAiABKAsyJi52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2FsbGVyEhUKDWludml0YXRpb25faWQYAyABKAkSDwoHdXNlcl9pZBgEIAEoCSJDCiBBY2NlcHRUZWFtSW52aXRhdGlvbkJ5SWRSZXNwb25zZRIPCgd0ZWFtX2lkGAEgASgJEg4KBmpvaW5lZBgCIAEoCDLBCAoVVGVhbUludml0YXRpb25TZXJ2aWNlEpEBChRDcmVhdGVUZWFtSW52aXRhdGlvbhI7LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DcmVhdGVUZWFtSW52aXRhdGlvblJlcXVlc3QaPC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ3JlYXRlVGVhbUludml0YXRpb25SZXNwb25zZRKOAQoTTGlzdFRlYW1JbnZpdGF0aW9ucxI6LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5MaXN0VGVhbUludml0YXRpb25zUmVxdWVzdBo7LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5MaXN0VGVhbUludml0YXRpb25zUmVzcG9uc2USkQEKFERlbGV0ZVRlYW1JbnZpdGF0aW9uEjsudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkRlbGV0ZVRlYW1JbnZpdGF0aW9uUmVxdWVzdBo8LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5EZWxldGVUZWFtSW52aXRhdGlvblJlc3BvbnNlEpoBChdDaGVja1RlYW1JbnZpdGF0aW9uQ29kZRI+LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5DaGVja1RlYW1JbnZpdGF0aW9uQ29kZVJlcXVlc3QaPy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQ2hlY2tUZWFtSW52aXRhdGlvbkNvZGVSZXNwb25zZRKdAQoYR2V0VGVhbUludml0YXRpb25EZXRhaWxzEj8udmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkdldFRlYW1JbnZpdGF0aW9uRGV0YWlsc1JlcXVlc3QaQC52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuR2V0VGVhbUludml0YXRpb25EZXRhaWxzUmVzcG9uc2USkQEKFEFjY2VwdFRlYW1JbnZpdGF0aW9uEjsudmVzdGlidWxlLnRlYW1zX3Blcm1pc3Npb25zLnYxLkFjY2VwdFRlYW1JbnZpdGF0aW9uUmVxdWVzdBo8LnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5BY2NlcHRUZWFtSW52aXRhdGlvblJlc3BvbnNlEp0BChhBY2NlcHRUZWFtSW52aXRhdGlvbkJ5SWQSPy52ZXN0aWJ1bGUudGVhbXNfcGVybWlzc2lvbnMudjEuQWNjZXB0VGVhbUludml0YXRpb25CeUlkUmVxdWVzdBpALnZlc3RpYnVsZS50ZWFtc19wZXJtaXNzaW9ucy52MS5BY2NlcHRUZWFtSW52aXRhdGlvbkJ5SWRSZXNwb25zZWIGcHJvdG8z", [file_vestibule_teams_permissions_v1_team]);
 
 /**
  * @generated from message vestibule.teams_permissions.v1.CreateTeamInvitationRequest
@@ -83,9 +83,17 @@ export type ListTeamInvitationsRequest = Message<"vestibule.teams_permissions.v1
   caller?: Caller | undefined;
 
   /**
+   * The team's pending invitations; or, when empty and user_id is set, the pending invitations addressed to one of
+   * that user's verified e-mails (items carry team_display_name). A client may only ask for itself.
+   *
    * @generated from field: string team_id = 3;
    */
   teamId: string;
+
+  /**
+   * @generated from field: string user_id = 4;
+   */
+  userId: string;
 };
 
 /**
@@ -314,6 +322,62 @@ export const AcceptTeamInvitationResponseSchema: GenMessage<AcceptTeamInvitation
   messageDesc(file_vestibule_teams_permissions_v1_invitation_service, 11);
 
 /**
+ * @generated from message vestibule.teams_permissions.v1.AcceptTeamInvitationByIdRequest
+ */
+export type AcceptTeamInvitationByIdRequest = Message<"vestibule.teams_permissions.v1.AcceptTeamInvitationByIdRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: vestibule.teams_permissions.v1.Caller caller = 2;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * @generated from field: string invitation_id = 3;
+   */
+  invitationId: string;
+
+  /**
+   * @generated from field: string user_id = 4;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.AcceptTeamInvitationByIdRequest.
+ * Use `create(AcceptTeamInvitationByIdRequestSchema)` to create a new message.
+ */
+export const AcceptTeamInvitationByIdRequestSchema: GenMessage<AcceptTeamInvitationByIdRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_invitation_service, 12);
+
+/**
+ * @generated from message vestibule.teams_permissions.v1.AcceptTeamInvitationByIdResponse
+ */
+export type AcceptTeamInvitationByIdResponse = Message<"vestibule.teams_permissions.v1.AcceptTeamInvitationByIdResponse"> & {
+  /**
+   * @generated from field: string team_id = 1;
+   */
+  teamId: string;
+
+  /**
+   * False when the user already was a member (the invitation is used all the same).
+   *
+   * @generated from field: bool joined = 2;
+   */
+  joined: boolean;
+};
+
+/**
+ * Describes the message vestibule.teams_permissions.v1.AcceptTeamInvitationByIdResponse.
+ * Use `create(AcceptTeamInvitationByIdResponseSchema)` to create a new message.
+ */
+export const AcceptTeamInvitationByIdResponseSchema: GenMessage<AcceptTeamInvitationByIdResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_teams_permissions_v1_invitation_service, 13);
+
+/**
  * Team invitations: an e-mail with a link `callback_url?code=<45 characters>`; the code follows the contract's
  * verification-code rules (endpoints.md §1.9): stored hashed, 7 days, single use, case-insensitive, 20 attempts
  * counted on every code sharing its last 39 characters, errors VERIFICATION_CODE_NOT_FOUND / _EXPIRED /
@@ -388,6 +452,18 @@ export const TeamInvitationService: GenService<{
     methodKind: "unary";
     input: typeof AcceptTeamInvitationRequestSchema;
     output: typeof AcceptTeamInvitationResponseSchema;
+  },
+  /**
+   * Accepts a pending invitation by id for a user whose verified e-mails include the recipient.
+   * `POST /team-invitations/{id}/accept?user_id=`. VERIFICATION_CODE_NOT_FOUND for an unknown, used or expired
+   * invitation; TEAM_INVITATION_EMAIL_MISMATCH when the user has not verified the recipient address.
+   *
+   * @generated from rpc vestibule.teams_permissions.v1.TeamInvitationService.AcceptTeamInvitationById
+   */
+  acceptTeamInvitationById: {
+    methodKind: "unary";
+    input: typeof AcceptTeamInvitationByIdRequestSchema;
+    output: typeof AcceptTeamInvitationByIdResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_teams_permissions_v1_invitation_service, 0);
