@@ -19,6 +19,8 @@ import { checkoutRoot, inCheckout } from "./paths.ts";
 import { DEFAULT_PORTS, PROCESS_NAMES, SERVICE_NAMES, entryOf, startPlatform, type Platform } from "./platform.ts";
 import type { LogLevelName } from "./logs.ts";
 import { withoutCredentials } from "@vestibule/shared/log";
+import type { DevIdentityProvider } from "./dev-idp/index.ts";
+import { seedDevProviders, startDevIdp } from "./dev-idp/launch.ts";
 
 const t0 = Date.now();
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -28,6 +30,7 @@ const say = (message: string): void => void process.stdout.write(`${dim("vestibu
 
 let platform: Platform | undefined;
 let database: EmbeddedPostgres | undefined;
+let devIdp: DevIdentityProvider | undefined;
 let shuttingDown = false;
 
 async function shutdown(reason: string, code: number): Promise<never> {
@@ -39,6 +42,7 @@ async function shutdown(reason: string, code: number): Promise<never> {
   say(`${reason}: stopping (Ctrl-C again to force)`);
   try {
     await platform?.stop();
+    await devIdp?.stop();
     await database?.stop();
     say("stopped");
   } catch (err) {
@@ -94,12 +98,20 @@ async function main(): Promise<void> {
 
   const natsUrl = env.NATS_URL || undefined;
   say(`starting ${SERVICE_NAMES.length} services and the gateway${natsUrl ? ` (events on NATS ${withoutCredentials(natsUrl)})` : ""}`);
+  const mode = env.VESTIBULE_MODE === "production" ? "production" : "development";
+  // Development: a local OpenID provider stands in for Google, GitHub, ... (shared keys), unless keys are configured.
+  if (mode === "development" && !env.VESTIBULE_OAUTH_SHARED_KEYS) {
+    devIdp = await startDevIdp(env, checkHost);
+    say(`development identity provider on ${devIdp.issuer} (the shared OAuth keys of every provider point at it)`);
+  }
+  if (shuttingDown) return;
   platform = await startPlatform({
+    ...(devIdp ? { env: { VESTIBULE_OAUTH_SHARED_KEYS: devIdp.sharedKeysEnv } } : {}),
     databaseUrl,
     natsUrl,
     masterKeys: secrets.master_keys,
     serviceSecret: secrets.service_secret,
-    mode: env.VESTIBULE_MODE === "production" ? "production" : "development",
+    mode,
     logLevel: (env.LOG_LEVEL as LogLevelName | undefined) ?? "info",
     host,
     publicUrl: env.VESTIBULE_PUBLIC_URL || undefined,
@@ -114,6 +126,14 @@ async function main(): Promise<void> {
     serviceSecret: secrets.service_secret,
     existing: previous?.projects,
   });
+  if (devIdp) {
+    const seeded = await seedDevProviders({
+      identityUrl: platform.serviceUrls.identity,
+      serviceSecret: secrets.service_secret,
+      projectIds: [projects.internal.project_id, projects.demo.project_id],
+    });
+    if (seeded.length > 0) say(`enabled Google, GitHub, Microsoft and Spotify sign-in (shared keys) on ${seeded.join(", ")}`);
+  }
   const dev: DevFile = { gateway_url: platform.publicUrl, projects };
   platform.configureFrontends({ internal: projects.internal, handler: projects.demo });
   const devPath = writeDevFile(dev);
@@ -129,6 +149,7 @@ async function main(): Promise<void> {
     ...(platform.frontendsUrl && platform.env.VESTIBULE_MODE === "development"
       ? [`  Dev mailbox   http://localhost:${new URL(platform.frontendsUrl).port}/dev/mailbox/view ${dim("(every e-mail the platform sends; JSON at /dev/mailbox)")}`]
       : []),
+    ...(devIdp ? [`  Dev sign-in   ${devIdp.issuer} ${dim("(development identity provider behind every OAuth button)")}`] : []),
     `  Services      ${serviceList} ${dim("(gRPC/Connect, h2c)")}`,
     `  Database      ${databaseLabel}`,
     `  Events        ${natsUrl ? `NATS JetStream ${withoutCredentials(natsUrl)}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,
@@ -150,6 +171,7 @@ main().catch(async (err: unknown) => {
   if (!shuttingDown) {
     shuttingDown = true;
     await platform?.stop().catch(() => undefined);
+    await devIdp?.stop().catch(() => undefined);
     await database?.stop().catch(() => undefined);
   }
   process.exit(1);

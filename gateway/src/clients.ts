@@ -20,6 +20,7 @@ import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { DataVaultService } from "@vestibule/proto/vault/v1/data_vault_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
 import { PasskeyService } from "@vestibule/proto/auth/v1/passkey_service";
+import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
@@ -48,6 +49,7 @@ export interface ServiceClients {
   readonly dataVault: Client<typeof DataVaultService>;
   readonly otp: Client<typeof OtpService>;
   readonly passkeys: Client<typeof PasskeyService>;
+  readonly oauth: Client<typeof OAuthService>;
   readonly emails: Client<typeof EmailService>;
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
@@ -102,6 +104,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     dataVault: tagged(createServiceClient(DataVaultService, { ...base, baseUrl: config.vaultUrl }), "vault"),
     otp: tagged(createServiceClient(OtpService, auth), "auth"),
     passkeys: tagged(createServiceClient(PasskeyService, auth), "auth"),
+    oauth: tagged(createServiceClient(OAuthService, auth), "auth"),
     emails: tagged(createServiceClient(EmailService, email), "email"),
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),

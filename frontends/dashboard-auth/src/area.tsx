@@ -39,14 +39,62 @@ function Toggles({ project, items, onChange }: { project: AdminProject; items: t
   );
 }
 
+/** Shared platform keys exist for these (in development every provider uses the development identity provider). */
+const SHARED_KEY_PROVIDERS = ["google", "github", "microsoft", "spotify"];
+
+type ConfiguredProvider = { id: string; type?: string; clientId?: string; clientSecret?: string; facebookConfigId?: string; microsoftTenantId?: string };
+
+/**
+ * The project's OAuth providers: each with the platform's shared keys or the project's own client id and secret. The
+ * secret is typed once and sent with the update; the page never shows it again (the list shows the client id only).
+ */
 function OAuthProviders({ project, onChange }: { project: AdminProject; onChange: () => Promise<void> }) {
-  const configured = project.config.oauthProviders as readonly { id: string; type?: string; clientId?: string }[];
-  const [adding, setAdding] = useState(PROVIDERS.find((p) => !configured.some((c) => c.id === p)) ?? "google");
-  const [save, state] = useAction(async (list: Record<string, unknown>[]) => {
+  const configured = project.config.oauthProviders as readonly ConfiguredProvider[];
+  const remaining = PROVIDERS.filter((p) => !configured.some((c) => c.id === p));
+  const [adding, setAdding] = useState(remaining[0] ?? "google");
+  const [keys, setKeys] = useState<"shared" | "standard">("shared");
+  const [clientId, setClientId] = useState("");
+  const [clientSecret, setClientSecret] = useState("");
+  const [extra, setExtra] = useState("");
+  const [touched, setTouched] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [save, state] = useAction(async (list: Record<string, unknown>[], note: string | null) => {
     await project.update({ config: { oauthProviders: list } });
+    setSaved(note);
     await onChange();
   });
-  const asWire = (p: { id: string; type?: string; clientId?: string; clientSecret?: string }) => ({ id: p.id, type: p.type ?? "shared", ...(p.clientId ? { clientId: p.clientId, clientSecret: p.clientSecret } : {}) });
+  const asWire = (p: ConfiguredProvider) => ({
+    id: p.id,
+    type: p.type ?? "shared",
+    ...(p.type === "standard" ? { clientId: p.clientId, clientSecret: p.clientSecret, facebookConfigId: p.facebookConfigId, microsoftTenantId: p.microsoftTenantId } : {}),
+  });
+  const provider = remaining.includes(adding) ? adding : (remaining[0] ?? adding);
+  const sharedPossible = SHARED_KEY_PROVIDERS.includes(provider);
+  const mode = sharedPossible ? keys : "standard";
+  const idError = touched && mode === "standard" && !clientId.trim() ? "Enter the client ID from the provider." : null;
+  const secretError = touched && mode === "standard" && !clientSecret ? "Enter the client secret from the provider." : null;
+  const extraLabel = provider === "facebook" ? "Facebook configuration ID (optional)" : provider === "microsoft" ? "Microsoft tenant ID (optional)" : null;
+  const add = () => {
+    setTouched(true);
+    if (mode === "standard" && (!clientId.trim() || !clientSecret)) return;
+    const entry: Record<string, unknown> =
+      mode === "shared"
+        ? { id: provider, type: "shared" }
+        : {
+            id: provider,
+            type: "standard",
+            clientId: clientId.trim(),
+            clientSecret,
+            ...(provider === "facebook" && extra.trim() ? { facebookConfigId: extra.trim() } : {}),
+            ...(provider === "microsoft" && extra.trim() ? { microsoftTenantId: extra.trim() } : {}),
+          };
+    void save([...configured.map(asWire), entry], mode === "standard" ? `${provider}: client secret saved. It is not shown again.` : null).then(() => {
+      setClientId("");
+      setClientSecret("");
+      setExtra("");
+      setTouched(false);
+    });
+  };
   return (
     <div className="vs-stack">
       <Table
@@ -56,26 +104,52 @@ function OAuthProviders({ project, onChange }: { project: AdminProject; onChange
         empty="No OAuth provider yet."
         columns={[
           { key: "id", header: "Provider", render: (p) => p.id },
-          { key: "t", header: "Keys", render: (p) => (p.type === "standard" ? `Own (client ${p.clientId ?? "?"})` : "Shared development keys") },
+          { key: "t", header: "Keys", render: (p) => (p.type === "standard" ? `Own (client ${p.clientId ?? "?"})` : "Shared keys") },
           {
             key: "a",
             header: <span className="vs-sr-only">Actions</span>,
             render: (p) => (
-              <Button small variant="danger" disabled={state.pending} onClick={() => void save(configured.filter((c) => c.id !== p.id).map(asWire))}>
+              <Button small variant="danger" disabled={state.pending} onClick={() => void save(configured.filter((c) => c.id !== p.id).map(asWire), null)}>
                 Remove<span className="vs-sr-only"> {p.id}</span>
               </Button>
             ),
           },
         ]}
       />
-      <div className="vs-row" style={{ alignItems: "flex-end" }}>
-        <div style={{ flex: "1 1 200px" }}>
-          <Select label="Add a provider" value={adding} onChange={setAdding} options={PROVIDERS.filter((p) => !configured.some((c) => c.id === p)).map((p) => ({ value: p, label: p }))} />
-        </div>
-        <Button disabled={state.pending} onClick={() => void save([...configured.map(asWire), { id: adding, type: "shared" }])}>
-          Add with shared keys
-        </Button>
-      </div>
+      {saved ? <Alert kind="success">{saved}</Alert> : null}
+      {remaining.length > 0 ? (
+        <form
+          className="vs-stack"
+          noValidate
+          aria-label="Add an OAuth provider"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            add();
+          }}
+        >
+          <div className="vs-grid-2">
+            <Select label="Add a provider" value={provider} onChange={setAdding} options={remaining.map((p) => ({ value: p, label: p }))} />
+            <Select
+              label="Keys"
+              value={mode}
+              onChange={(v) => setKeys(v as "shared" | "standard")}
+              options={sharedPossible ? [{ value: "shared", label: "Shared keys" }, { value: "standard", label: "Own client ID and secret" }] : [{ value: "standard", label: "Own client ID and secret" }]}
+            />
+          </div>
+          {mode === "standard" ? (
+            <div className="vs-grid-2">
+              <TextField label="Client ID" value={clientId} onChange={setClientId} error={idError} />
+              <TextField label="Client secret" type="password" value={clientSecret} onChange={setClientSecret} error={secretError} autoComplete="off" />
+              {extraLabel ? <TextField label={extraLabel} value={extra} onChange={setExtra} /> : null}
+            </div>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={state.pending}>
+              Add {provider}
+            </Button>
+          </div>
+        </form>
+      ) : null}
       <ErrorAlert error={state.error} />
     </div>
   );

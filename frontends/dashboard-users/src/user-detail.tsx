@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import type { ServerUser } from "@vestibule/js";
 import { RestrictionEditor, restrictionText } from "./restriction.tsx";
-import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, Table, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** `is not valid JSON` (spec §5) when the text does not parse; an empty text means null. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -17,6 +17,45 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 const valueOf = (p: ReturnType<typeof parseJson>): any => (p.ok ? p.value : null);
 
 const pretty = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v, null, 2));
+
+/** The user's accounts at OAuth providers (the links `/oauth-providers` lists), each removable. */
+function LinkedAccounts({ user, onChanged }: { user: ServerUser; onChanged: () => Promise<void> }) {
+  const links = useLoad(() => user.listOAuthProviders(), [user]);
+  const [remove, removeState] = useAction(async (id: string) => {
+    await links.value!.find((l) => l.id === id)!.delete();
+    await links.reload();
+    await onChanged();
+  });
+  return (
+    <div className="vs-stack">
+      <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Linked accounts</h2>
+      <ErrorAlert error={links.error ?? removeState.error} />
+      <Table
+        caption="Linked OAuth accounts"
+        rows={links.value ?? []}
+        loadingRows={links.status === "loading" ? 1 : 0}
+        rowKey={(l) => l.id}
+        empty="No linked account."
+        columns={[
+          { key: "p", header: "Provider", render: (l) => l.type },
+          { key: "id", header: "Account ID", render: (l) => <code className="vs-code">{l.accountId ?? "—"}</code>, hideOnPhone: true },
+          { key: "e", header: "E-mail", render: (l) => l.email ?? "—" },
+          { key: "s", header: "Sign-in", render: (l) => (l.allowSignIn ? "Yes" : "No"), hideOnPhone: true },
+          { key: "c", header: "Connected account", render: (l) => (l.allowConnectedAccounts ? "Yes" : "No"), hideOnPhone: true },
+          {
+            key: "a",
+            header: <span className="vs-sr-only">Actions</span>,
+            render: (l) => (
+              <Button small variant="danger" disabled={removeState.pending} onClick={() => void remove(l.id)}>
+                Remove<span className="vs-sr-only"> {l.type} account</span>
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
 
 /** How many passkeys the user has (none while passkey sign-in is off for them), with the last use. */
 function PasskeyCount({ user }: { user: ServerUser }) {
@@ -178,6 +217,9 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
           </Card>
           <Card>
             <RestrictionEditor key={`r${u.id}:${u.restrictedByAdmin}`} user={u} onSaved={user.reload} />
+          </Card>
+          <Card>
+            <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />
           </Card>
           <Card className="vs-stack">
             <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Impersonate</h2>

@@ -2,12 +2,13 @@ import type { ServiceContext } from "@vestibule/shared/service";
 import { attemptStore } from "@vestibule/shared/rate-limit";
 import { claimsStore } from "./store/claims-store.ts";
 import { codeStore } from "./store/code-store.ts";
+import { oauthStore } from "./oauth/store.ts";
 import { sessionStore } from "./store/session-store.ts";
 import { signingKeyStore } from "./store/signing-key-store.ts";
 
 /**
  * Hourly clean-up of rows nothing reads any more: sessions and codes a day past expiry, attempt counters idle for a
- * day, signing keys 30 days past their publication, deleted users' claim tombstones after 30 days. Idempotent deletes, so every replica may run it.
+ * day, signing keys 30 days past their publication, deleted users' claim tombstones after 30 days, OAuth flows and authorization codes a day past expiry. Idempotent deletes, so every replica may run it.
  */
 export function startJanitor(ctx: ServiceContext, intervalMs = 3_600_000): () => Promise<void> {
   let running: Promise<void> | undefined;
@@ -21,7 +22,8 @@ export function startJanitor(ctx: ServiceContext, intervalMs = 3_600_000): () =>
           await signingKeyStore.deleteExpired(ctx.pool, 30),
           await claimsStore.deleteOldTombstones(ctx.pool, 30),
         ];
-        if (sessions + codes + counters + keys + tombstones > 0) ctx.log.info({ sessions, codes, counters, keys, tombstones }, "expired auth rows removed");
+        const oauth = await oauthStore.deleteExpired(ctx.pool);
+        if (sessions + codes + counters + keys + tombstones + oauth > 0) ctx.log.info({ sessions, codes, counters, keys, tombstones, oauth }, "expired auth rows removed");
       } catch (err) {
         ctx.log.warn({ err: (err as Error).message }, "auth clean-up failed; retrying next round");
       } finally {

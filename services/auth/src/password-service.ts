@@ -12,6 +12,9 @@ import { MAX_SIGN_IN_BATCH, PasswordSignIns, normalizeEmail, type PasswordSignIn
 import type { AuthSettings } from "./domain/settings.ts";
 import type { AuthRuntime } from "./runtime.ts";
 import { credentialStore } from "./store/credential-store.ts";
+import { assertTotpSecret } from "./domain/totp.ts";
+import { oauthRuntime } from "./oauth/runtime.ts";
+import { createUserWithCredentials } from "./user-creation.ts";
 
 function signInInput(req: SignInWithPasswordRequest): PasswordSignInInput {
   return { projectId: req.projectId, email: req.email, password: req.password, ip: req.client?.ip ?? "" };
@@ -282,7 +285,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       const input = req.user;
       if (!input) throw statusError(400, "user is required.");
       const c = req.credential;
-      let passwordHash: string;
+      let passwordHash: string | undefined;
       if (c.case === "password") {
         // A password a server sets is not held to the sign-up length rules, as with the published backend (issue 13);
         // the route's schema caps it at 70 characters.
@@ -290,17 +293,16 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       } else if (c.case === "passwordHash") {
         hasher.assertImportable(c.value);
         passwordHash = c.value;
-      } else {
-        throw statusError(400, "Give a password or a password hash.");
       }
-      const { user } = await identity.users.createUser({ ...input, hasPassword: true });
-      try {
-        await credentialStore.upsert(pool, input.projectId, user!.id, passwordHash);
-      } catch (err) {
-        await compensateCreatedUser(input.projectId, user!.id, err);
-        throw err;
-      }
-      return { userId: user!.id };
+      if (req.totpSecret !== undefined) assertTotpSecret(req.totpSecret);
+      const oauth = input.oauthProviders.length > 0 ? await oauthRuntime(rt).settings.get(input.projectId) : undefined;
+      const oauthLinks = input.oauthProviders.map((p) => {
+        const provider = oauth?.providers.get(p.id);
+        if (!provider) throw statusError(400, `OAuth provider with ID ${p.id} is not configured for this project.`);
+        return { providerConfigId: p.id, providerType: provider.type, accountId: p.accountId, email: p.email ?? null, sharedKeys: provider.isShared };
+      });
+      const user = await createUserWithCredentials(rt, input, { passwordHash, totpSecret: req.totpSecret, oauthLinks });
+      return { userId: user.id };
     },
   };
 }

@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { OtpService } from "@vestibule/proto/auth/v1/otp_service";
+import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { PasswordService } from "@vestibule/proto/auth/v1/password_service";
 import { SessionService } from "@vestibule/proto/auth/v1/session_service";
 import { VerificationService } from "@vestibule/proto/auth/v1/verification_service";
@@ -14,6 +15,9 @@ import type { ServiceDefinition } from "@vestibule/shared/service";
 import { createAccountService } from "./account-service.ts";
 import { startJanitor } from "./janitor.ts";
 import { createOtpService } from "./otp-service.ts";
+import { createOAuthService } from "./oauth/service.ts";
+import { oauthRuntime } from "./oauth/runtime.ts";
+import { startUserLinkImport } from "./oauth/user-links.ts";
 import { createPasswordService } from "./password-service.ts";
 import { authRuntime } from "./runtime.ts";
 import { createSessionService } from "./session-service.ts";
@@ -29,7 +33,8 @@ import { securityRuntime, startSecurity } from "./security-runtime.ts";
  * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
  * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification),
  * brute-force protection, user and team API keys, TOTP multi-factor authentication, CLI login and magic-link /
- * one-time-code sign-in (otp-service.ts) and passkeys (passkeys/). Users themselves live in identity, which it calls; it asks
+ * one-time-code sign-in (otp-service.ts), passkeys (passkeys/), OAuth sign-in, linked provider accounts and
+ * connected-account tokens (oauth/). Users themselves live in identity, which it calls; it asks
  * teams-permissions who manages a team's API keys (team-directory.ts); it consumes
  * identity.user.created/updated/deleted.v1 and teams_permissions.team.deleted.v1 and publishes
  * auth.email.requested.v1, auth.session.revoked.v1, auth.signing_key.rotated.v1 and auth.api_key.{updated,deleted}.v1.
@@ -47,6 +52,7 @@ export const authService: ServiceDefinition = {
     OtpService.typeName,
     AccountService.typeName,
     PasskeyService.typeName,
+    OAuthService.typeName,
   ],
   routes(router, ctx) {
     const rt = authRuntime(ctx);
@@ -60,6 +66,7 @@ export const authService: ServiceDefinition = {
     router.service(OtpService, createOtpService(rt));
     router.service(AccountService, createAccountService(rt));
     router.service(PasskeyService, createPasskeyService(rt));
+    router.service(OAuthService, createOAuthService(rt));
   },
   async start(ctx) {
     const rt = authRuntime(ctx);
@@ -70,6 +77,10 @@ export const authService: ServiceDefinition = {
     try {
       const projectEvents = await rt.settings.subscribe(ctx.bus);
       stops.push(() => projectEvents.stop());
+      const oauthProjectEvents = await oauthRuntime(rt).settings.subscribe(ctx.bus);
+      stops.push(() => oauthProjectEvents.stop());
+      const linkImport = await startUserLinkImport(rt);
+      stops.push(() => linkImport.stop());
       const keyEvents = await rt.keys.subscribe(ctx.bus);
       stops.push(() => keyEvents.stop());
       stops.push(await startUserEventConsumers(ctx));

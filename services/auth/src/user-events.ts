@@ -6,6 +6,7 @@ import type { ServiceContext } from "@vestibule/shared/service";
 import { tokenUser } from "./access-tokens.ts";
 import { AuthEvents, CONSUMERS, ConsumedEvents } from "./events.ts";
 import { claimsStore } from "./store/claims-store.ts";
+import { oauthStore } from "./oauth/store.ts";
 import { codeStore } from "./store/code-store.ts";
 import { credentialStore } from "./store/credential-store.ts";
 import { passkeyStore } from "./passkeys/passkey-store.ts";
@@ -32,6 +33,7 @@ export async function forgetDeletedUser(ctx: ServiceContext, tx: PoolClient, pro
   await credentialStore.delete(tx, projectId, userId);
   await passkeyStore.deleteForUser(tx, projectId, userId);
   await codeStore.deleteForUser(tx, projectId, userId);
+  await oauthStore.deleteAccountsOfUser(tx, projectId, userId);
   await claimsStore.tombstone(tx, projectId, userId);
   if (sessions > 0) await ctx.outbox.enqueue(tx, AuthEvents.sessionRevoked, { projectId, userId, sessionId: "" }, { projectId });
   return sessions;

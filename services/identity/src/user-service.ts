@@ -345,6 +345,13 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
           };
           const channelChanges = await updatePrimaryEmail(tx, before, req);
           await userStore.update(tx, userId, fields);
+          if (req.oauthProviders) {
+            await userStore.setOAuthProviders(
+              tx,
+              userId,
+              req.oauthProviders.links.map((p) => ({ id: p.id, account_id: p.accountId, email: p.email ?? null })),
+            );
+          }
           await userStore.refreshSearchText(tx, userId);
           const after = (await userStore.get(tx, projectId, userId))!;
           await userStore.applyAggregateDeltas(tx, aggregateDeltas(aggregateKeyOf(before), aggregateKeyOf(after)));

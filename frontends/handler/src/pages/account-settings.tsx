@@ -13,6 +13,7 @@ import { TeamsSection } from "../account/teams.tsx";
 import { ApiKeysSection } from "../account/api-keys.tsx";
 import { NotificationsSection } from "../account/notifications.tsx";
 import { DeleteAccountSection } from "../account/delete-account.tsx";
+import { LinkedAccountsSection } from "../account/linked-accounts.tsx";
 
 interface Tab {
   readonly id: string;
@@ -26,6 +27,7 @@ const TABS: readonly Tab[] = [
   { id: "emails", title: "E-mails", show: () => true, render: (u) => <EmailsSection user={u} /> },
   { id: "password", title: "Password", show: (p) => p.config.credentialEnabled, render: (u) => <PasswordSection user={u} /> },
   { id: "passkeys", title: "Passkeys", show: (p) => p.config.passkeyEnabled, render: (u) => <PasskeysSection user={u} /> },
+  { id: "linked-accounts", title: "Linked accounts", show: (p) => p.config.oauthProviders.length > 0, render: (u, p) => <LinkedAccountsSection user={u} project={p} /> },
   { id: "two-factor", title: "Two-factor", show: () => true, render: (u, p) => <TwoFactorSection user={u} projectName={p.displayName} /> },
   { id: "sessions", title: "Sessions", show: () => true, render: (u) => <SessionsSection user={u} /> },
   { id: "teams", title: "Teams", show: () => true, render: (u, p) => <TeamsSection user={u} project={p} /> },

@@ -4,6 +4,7 @@ import { knownError, statusError } from "@vestibule/shared/errors";
 import { FreeformObj, Obj, Optional, QueryBoolean, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import { header } from "../../http/headers.ts";
 import { defineRoute } from "../route.ts";
+import { authorizationCodeGrant } from "./oauth.ts";
 import { clientSelf, resolveUserId } from "../helpers.ts";
 import { PUBLIC_CLIENT_SENTINEL, requiresPublishableKey } from "../../auth/request-auth.ts";
 
@@ -141,7 +142,7 @@ export const oauthTokenRoute = defineRoute({
       code: Optional(Type.String()),
     }),
   },
-  async handler({ body, refreshes, projects, keys, req, clientIp }) {
+  async handler({ body, refreshes, projects, keys, req, clientIp, clients }) {
     const [projectId, branchId = "main"] = body.client_id.split("#") as [string, string | undefined];
     const project = /^(internal|[0-9a-f-]{36})$/.test(projectId) ? await projects.get(projectId) : null;
     let keyOk: boolean;
@@ -153,10 +154,7 @@ export const oauthTokenRoute = defineRoute({
       keyOk = project && branchId === "main" ? await keys.check(projectId, "publishable_client", body.client_secret) : false;
     }
     if (!keyOk) throw knownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
-    if (body.grant_type === "authorization_code") {
-      // OAuth sign-in issues authorization codes; none exist until third-party providers are configured.
-      throw knownError("INVALID_AUTHORIZATION_CODE");
-    }
+    if (body.grant_type === "authorization_code") return { json: await authorizationCodeGrant(clients, projectId, body, clientIp) };
     if (!body.refresh_token) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on POST ${req.url.split("?")[0]}:\n  - body.refresh_token must be defined` });
     }

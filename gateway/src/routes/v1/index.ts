@@ -140,6 +140,8 @@ import {
   listSessionReplayChunksRoute,
   listSessionReplaysRoute,
 } from "./internal-analytics.ts";
+import { oauthFlowRoutes } from "./oauth.ts";
+import { oauthProviderRoutes } from "./oauth-providers.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -178,6 +180,8 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   refreshCurrentSessionRoute,
   oauthTokenRoute,
   jwksRoute,
+  ...oauthFlowRoutes,
+  ...oauthProviderRoutes,
   getMeRoute,
   patchMeClientRoute,
   deleteMeRoute,

@@ -257,25 +257,17 @@ export const createUserRoute = defineRoute({
       countryCode: body.country_code ?? undefined,
       riskScores: body.risk_scores && { signUpBot: body.risk_scores.sign_up.bot, signUpFreeTrialAbuse: body.risk_scores.sign_up.free_trial_abuse },
     };
-    let userId: string;
-    if (body.password != null || body.password_hash !== undefined) {
-      const res = await clients.passwords.createUserWithCredential({
-        user: createUser,
-        credential: body.password_hash !== undefined ? { case: "passwordHash", value: body.password_hash } : { case: "password", value: body.password! },
-      });
-      userId = res.userId;
-    } else {
-      userId = (await clients.users.createUser(createUser)).user!.id;
-    }
-    if (body.totp_secret_base64) {
-      try {
-        await setTotpSecret(clients, auth.projectId, userId, body.totp_secret_base64);
-      } catch (err) {
-        // The user is created with multi-factor authentication or not at all.
-        await clients.users.deleteUser({ projectId: auth.projectId, userId }).catch(() => {});
-        throw err;
-      }
-    }
+    // One auth call creates the user with its credentials (password or hash, TOTP secret, OAuth links), or nothing.
+    const { userId } = await clients.passwords.createUserWithCredential({
+      user: createUser,
+      credential:
+        body.password_hash !== undefined
+          ? { case: "passwordHash", value: body.password_hash }
+          : body.password != null
+            ? { case: "password", value: body.password }
+            : { case: undefined },
+      totpSecret: body.totp_secret_base64 ? Buffer.from(body.totp_secret_base64, "base64") : undefined,
+    });
     const { user } = await clients.users.getUser({ projectId: auth.projectId, userId });
     users.put(user!);
     return { status: 201, json: serverUserView(user!, await selectedTeamOf(teamCache, user!), userViewProject(auth.project)) };

@@ -222,6 +222,11 @@ export const userStore = {
     );
   },
 
+  /** Replaces the user's OAuth provider links (the auth service owns them; this is the copy the user views show). */
+  async setOAuthProviders(db: Queryable, userId: string, providers: readonly StoredOAuthProvider[]): Promise<void> {
+    await db.query(`UPDATE users SET oauth_providers = $2 WHERE id = $1`, [userId, JSON.stringify(providers)]);
+  },
+
   /** A change elsewhere (e.g. the primary channel) changed the user as shown: bump its version. */
   async bumpVersion(db: Queryable, userId: string): Promise<void> {
     await db.query(`UPDATE users SET version = version + 1, updated_at = now() WHERE id = $1`, [userId]);

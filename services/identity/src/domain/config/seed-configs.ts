@@ -9,8 +9,9 @@ import type { AdminConfigUpdate } from "./admin-update.ts";
 /**
  * Config of the `internal` (dashboard) project in development (headers-and-auth.md section 4): sign-up, password
  * and OTP on, localhost allowed, a personal team on sign-up, client team creation. Stack's seed also enables shared
- * GitHub, Spotify, Google and Microsoft sign-in; Vestibule does not serve the OAuth flow yet
- * (`/auth/oauth/authorize/*`), so its seed leaves them out rather than show the dashboard's users buttons that fail.
+ * GitHub, Spotify, Google and Microsoft sign-in; here `npm start` enables them in development only, where its
+ * development identity provider stands behind the shared keys (deploy/src/dev-idp/launch.ts): a production deployment
+ * has shared keys only once VESTIBULE_OAUTH_SHARED_KEYS is configured, so the seed leaves them out.
  * Store it with `overrideFromAdminConfigUpdate`.
  */
 export function internalProjectSeedConfig(): AdminConfigUpdate {
