@@ -13,9 +13,8 @@ import { FreeformObj, Obj, Optional } from "../../validation/index.ts";
 import type { KeyCache, ProjectCache } from "../../auth/caches.ts";
 import type { ServiceClients } from "../../clients.ts";
 import { defineRoute } from "../route.ts";
+import { PUBLIC_CLIENT_SENTINEL, requiresPublishableKey } from "../../auth/request-auth.ts";
 
-/** The client secret the newer SDK sends when no publishable key is configured (latest-sdk.md A2). */
-export const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
 const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
 const PROJECT_ID = /^(internal|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
@@ -33,7 +32,11 @@ export async function oauthClientProject(
   const [projectId = "", branchId = "main"] = clientId.split("#");
   const project = PROJECT_ID.test(projectId) && branchId === "main" ? await deps.projects.get(projectId) : null;
   if (!project) throw knownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: clientId });
-  if (clientSecret === PUBLIC_CLIENT_SECRET) return projectId;
+  // The current SDK's marker for "no publishable key configured" (latest-sdk.md A2), unless the project requires one.
+  if (clientSecret === PUBLIC_CLIENT_SENTINEL) {
+    if (requiresPublishableKey(project)) throw knownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: projectId });
+    return projectId;
+  }
   if (!(await deps.keys.check(projectId, "publishable_client", clientSecret))) throw badKey(projectId);
   return projectId;
 }

@@ -150,6 +150,20 @@ describe("optional publishable key (A2)", () => {
     const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: "x".repeat(45), client_id: stack.demo.projectId, client_secret: "__stack_public_client__" });
     const token = await call(stack, "POST", "/api/v1/auth/oauth/token", { rawBody: form.toString(), contentType: "application/x-www-form-urlencoded" });
     expectKnownError(token, 401, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT");
+    // The authorize URL too (the current SDK sends the marker there as well).
+    const authorize = new URLSearchParams({
+      client_id: stack.demo.projectId,
+      client_secret: "__stack_public_client__",
+      redirect_uri: "http://localhost:3000/handler/oauth-callback",
+      scope: "legacy",
+      state: "s".repeat(20),
+      grant_type: "authorization_code",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+      response_type: "code",
+      stack_response_mode: "json",
+    });
+    expectKnownError(await call(stack, "GET", `/api/v1/auth/oauth/authorize/github?${authorize}`), 401, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT");
   });
 
   it("lets a project allow keyless client access: no header, and __stack_public_client__ as the OAuth client secret", async () => {
