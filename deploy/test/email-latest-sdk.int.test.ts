@@ -272,6 +272,9 @@ describe("DELETE of drafts, templates and themes (admin)", () => {
       expect(doc.paths[p]?.delete, p).toBeDefined();
     }
     const send = doc.paths["/api/v1/emails/send-email"]!.post as any;
-    expect(send.requestBody.content["application/json"].schema.properties.scheduled_at_millis).toBeDefined();
+    // send-email is a union of its three body forms (html, template, draft); each takes scheduled_at_millis.
+    const forms = send.requestBody.content["application/json"].schema.anyOf as { properties: Record<string, unknown> }[];
+    expect(forms).toHaveLength(3);
+    for (const form of forms) expect(form.properties.scheduled_at_millis).toBeDefined();
   });
 });
