@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { allStrings as strings, timed } from "@vestibule/shared/testing";
 import { isBase64, matchesStrictEmailPattern, safeRegExp, STRICT_EMAIL_PATTERN } from "./formats.ts";
-
-function* strings(alphabet: readonly string[], max: number): Generator<string> {
-  let level = [""];
-  for (let n = 0; n <= max; n++) {
-    yield* level;
-    level = level.flatMap((s) => alphabet.map((c) => s + c));
-  }
-}
-
-function timed(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
 
 describe("the strict e-mail pattern without backtracking", () => {
   it("answers as the regular expression on every short string, with and without the u flag", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { allStrings as strings, timed } from "../testing/exhaustive.ts";
 import { countWildcards, matchHostPattern, MAX_HOST_PATTERN_WILDCARDS, MAX_HOSTNAME_LENGTH } from "./host-pattern.ts";
 import { isRedirectUrlTrusted, MAX_URL_LENGTH } from "./index.ts";
 
@@ -15,21 +16,6 @@ function regexOracle(pattern: string, hostname: string): boolean {
     } else source += p[i]!.replace(/[.+?^${}()|[\]\\-]/g, "\\$&");
   }
   return new RegExp(`^${source}$`).test(hostname.toLowerCase());
-}
-
-/** Every string over `alphabet` of length 0..max. */
-function* strings(alphabet: readonly string[], max: number): Generator<string> {
-  let level = [""];
-  for (let n = 0; n <= max; n++) {
-    yield* level;
-    level = level.flatMap((s) => alphabet.map((c) => s + c));
-  }
-}
-
-function timed(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
 }
 
 describe("matchHostPattern", () => {
