@@ -4,7 +4,7 @@ import type { User } from "@vestibule/proto/identity/v1/user";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
-import { linkWithCode } from "./domain/codes.ts";
+import { linkWithCode, PASSWORD_RESET_CODE_LIFETIME_MS } from "./domain/codes.ts";
 import { passwordResetEmail, verificationEmail } from "./domain/emails.ts";
 import { assertPasswordRules } from "./domain/passwords.ts";
 import { isRedirectUrlTrusted } from "./domain/redirect.ts";
@@ -194,6 +194,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       await withTransaction(pool, async (tx) => {
         await credentialStore.upsert(tx, req.projectId, req.userId, passwordHash);
         await sessions.revokeAllIn(tx, req.projectId, req.userId, keep);
+        await codes.revokeOutstanding(tx, req.projectId, req.userId, "password_reset");
       });
       return {};
     },
@@ -205,7 +206,12 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       const user = await existingUser(req.projectId, req.userId);
       if (await credentialStore.get(pool, req.projectId, user.id)) throw alreadySet();
       const passwordHash = await hasher.hash(req.password);
-      if (!(await credentialStore.insertIfAbsent(pool, req.projectId, user.id, passwordHash))) throw alreadySet();
+      const inserted = await withTransaction(pool, async (tx) => {
+        if (!(await credentialStore.insertIfAbsent(tx, req.projectId, user.id, passwordHash))) return false;
+        await codes.revokeOutstanding(tx, req.projectId, user.id, "password_reset");
+        return true;
+      });
+      if (!inserted) throw alreadySet();
       try {
         await syncHasPassword(req.projectId, user, true);
       } catch (err) {
@@ -229,8 +235,9 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       await withTransaction(pool, async (tx) => {
         if (passwordHash !== undefined) await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
         else await credentialStore.delete(tx, req.projectId, user.id);
-        // Setting or removing a password signs the user out everywhere (contract tokens.md §3).
+        // Setting or removing a password signs the user out everywhere (contract tokens.md §3) and voids its reset codes.
         await sessions.revokeAllIn(tx, req.projectId, user.id);
+        await codes.revokeOutstanding(tx, req.projectId, user.id, "password_reset");
       });
       await syncHasPassword(req.projectId, user, passwordHash !== undefined);
       return {};
@@ -246,7 +253,13 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       const user = await findAuthUser(req.projectId, email);
       if (user) {
         await withTransaction(pool, async (tx) => {
-          const code = await codes.create(tx, { projectId: req.projectId, purpose: "password_reset", userId: user.id, data: { user_id: user.id, email } });
+          const code = await codes.create(tx, {
+            projectId: req.projectId,
+            purpose: "password_reset",
+            userId: user.id,
+            data: { user_id: user.id, email },
+            lifetimeMs: PASSWORD_RESET_CODE_LIFETIME_MS,
+          });
           await mailer.request(tx, {
             projectId: req.projectId,
             to: email,
@@ -276,6 +289,8 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
         await codes.consume(tx, row);
         await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
         await sessions.revokeAllIn(tx, req.projectId, user.id);
+        // The other reset codes e-mailed to the user stop working with this one (issue 18).
+        await codes.revokeOutstanding(tx, req.projectId, user.id, "password_reset");
       });
       await syncHasPassword(req.projectId, user, true);
       return {};

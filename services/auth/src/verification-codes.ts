@@ -77,6 +77,11 @@ export class VerificationCodes {
     });
   }
 
+  /** Deletes the user's outstanding (unused) codes of a purpose, e.g. every reset code once the password changes. */
+  async revokeOutstanding(db: Queryable, projectId: string, userId: string, purpose: CodePurpose): Promise<void> {
+    await codeStore.deleteUnusedForUser(db, projectId, userId, purpose);
+  }
+
   /** Marks a checked code used; VERIFICATION_CODE_ALREADY_USED when a concurrent request used it first. */
   async consume(db: Queryable, row: CodeRow): Promise<void> {
     if (!(await codeStore.markUsed(db, row.id))) throw knownError("VERIFICATION_CODE_ALREADY_USED");

@@ -23,13 +23,21 @@ async function newUser(password = "old password 1") {
   return { ...result!, email };
 }
 
+/** Codes already handed out: a second code sent within a second must not be read from the first mail. */
+const seenCodes = new Set<string>();
+
 async function resetCode(email: string): Promise<string> {
   const sentAfter = Date.now();
   await stack.passwords.sendPasswordResetCode({ projectId, email, callbackUrl: RESET_CALLBACK, client });
-  const mail = await stack.waitForMail(email, (m) => m.template === "password_reset" && Number(m.createdAtMillis) >= sentAfter - 1000);
+  const mail = await stack.waitForMail(
+    email,
+    (m) => m.template === "password_reset" && Number(m.createdAtMillis) >= sentAfter - 1000 && !seenCodes.has(codeFromMail(m)),
+  );
   expect(mail.subject).toBe("Reset your password at Test Project");
   expect(mail.text).toContain(`${RESET_CALLBACK}?code=`);
-  return codeFromMail(mail);
+  const code = codeFromMail(mail);
+  seenCodes.add(code);
+  return code;
 }
 
 describe("password reset", () => {
@@ -100,6 +108,46 @@ describe("password reset", () => {
     for (let a = counted + 1; a < 20; a++) await stack.passwords.checkPasswordResetCode({ projectId, code, client });
     expect(await failure(stack.passwords.checkPasswordResetCode({ projectId, code, client }))).toBe("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
     expect(await failure(stack.passwords.resetPassword({ projectId, code, password: "new password 2", client }))).toBe("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
+  });
+
+  it("a reset code lives about an hour, not the default 7 days (issue 18)", async () => {
+    const u = await newUser();
+    const code = await resetCode(u.email);
+    const { rows } = await stack.authDb.query<{ seconds: number }>(
+      `SELECT extract(epoch FROM expires_at - created_at)::float8 AS seconds FROM verification_codes WHERE code_hash = $1`,
+      [hashSecret(code)],
+    );
+    expect(rows[0]!.seconds).toBeGreaterThan(50 * 60);
+    expect(rows[0]!.seconds).toBeLessThanOrEqual(60 * 60 + 1);
+  });
+
+  it("a password change deletes every other outstanding reset code of the user: reset, update, set, server set (issue 18)", async () => {
+    const stillValid = async (code: string) => outcome(stack.passwords.checkPasswordResetCode({ projectId, code, client }));
+    // Reset with one code: the user's other code goes, the used one answers ALREADY_USED, another user's code stays.
+    const u = await newUser();
+    const other = await newUser();
+    const [first, second] = [await resetCode(u.email), await resetCode(u.email)];
+    const othersCode = await resetCode(other.email);
+    await stack.passwords.resetPassword({ projectId, code: first, password: "new password 2", client });
+    expect(await stillValid(second)).toBe("VERIFICATION_CODE_NOT_FOUND");
+    expect(await stillValid(first)).toBe("VERIFICATION_CODE_ALREADY_USED");
+    expect(await stillValid(othersCode)).toBe("ok");
+
+    // Update (old password known) and a server setting the password.
+    const updated = await resetCode(u.email);
+    await stack.passwords.updatePassword({ projectId, userId: u.userId, oldPassword: "new password 2", newPassword: "new password 3", client });
+    expect(await stillValid(updated)).toBe("VERIFICATION_CODE_NOT_FOUND");
+    const serverSet = await resetCode(u.email);
+    await stack.passwords.setUserCredential({ projectId, userId: u.userId, credential: { case: "password", value: "new password 4" } });
+    expect(await stillValid(serverSet)).toBe("VERIFICATION_CODE_NOT_FOUND");
+    const cleared = await resetCode(u.email);
+    await stack.passwords.setUserCredential({ projectId, userId: u.userId, credential: { case: "clear", value: true } });
+    expect(await stillValid(cleared)).toBe("VERIFICATION_CODE_NOT_FOUND");
+
+    // Setting a first password (the user had none after the clear).
+    const beforeSet = await resetCode(u.email);
+    await stack.passwords.setPassword({ projectId, userId: u.userId, password: "new password 5" });
+    expect(await stillValid(beforeSet)).toBe("VERIFICATION_CODE_NOT_FOUND");
   });
 
   it("a deleted user's codes are gone", async () => {

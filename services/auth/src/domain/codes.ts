@@ -10,3 +10,6 @@ export {
   normalizeCode,
   type CodeFacts,
 } from "@vestibule/shared/codes";
+
+/** A password-reset code works for an hour (not the 7-day default): a leaked or forgotten e-mail soon stops mattering. */
+export const PASSWORD_RESET_CODE_LIFETIME_MS = 60 * 60 * 1000;

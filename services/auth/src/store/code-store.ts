@@ -46,6 +46,15 @@ export const codeStore = {
     return rowCount === 1;
   },
 
+  /** Deletes the user's unused codes of one purpose (a used code stays, so that a replay answers ALREADY_USED). */
+  async deleteUnusedForUser(db: Queryable, projectId: string, userId: string, purpose: string): Promise<number> {
+    const { rowCount } = await db.query(
+      `DELETE FROM verification_codes WHERE project_id = $1 AND user_id = $2 AND purpose = $3 AND used_at IS NULL`,
+      [projectId, userId, purpose],
+    );
+    return rowCount ?? 0;
+  },
+
   async deleteForUser(db: Queryable, projectId: string, userId: string): Promise<number> {
     const { rowCount } = await db.query(`DELETE FROM verification_codes WHERE project_id = $1 AND user_id = $2`, [projectId, userId]);
     return rowCount ?? 0;
