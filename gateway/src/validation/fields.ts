@@ -132,6 +132,14 @@ export function QueryInteger(options?: TNumberOptions): TInteger {
   return Type.Integer(options);
 }
 
+/** The largest page a list route answers (issue 18); also the page size when a list is asked for without `limit`. */
+export const PAGE_LIMIT_MAX = 1000;
+
+/** A list's `limit` query parameter: 1 to PAGE_LIMIT_MAX ("query.limit must be less than or equal to 1000" above). */
+export function PageLimit(): TInteger {
+  return QueryInteger({ minimum: 1, maximum: PAGE_LIMIT_MAX });
+}
+
 /** An object that rejects unknown properties ("contains unknown properties: a, b"). */
 export function Obj<const P extends TProperties>(properties: P, options?: TObjectOptions): TObject<P> {
   return Type.Object(properties, { ...options, additionalProperties: false });

@@ -13,6 +13,8 @@ export {
   Obj,
   OneOf,
   Optional,
+  PAGE_LIMIT_MAX,
+  PageLimit,
   Password,
   QueryBoolean,
   QueryInteger,

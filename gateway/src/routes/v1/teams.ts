@@ -1,6 +1,6 @@
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { Type } from "typebox";
-import { DisplayName, formatValidationMessage, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { DisplayName, formatValidationMessage, ImageUrl, Metadata, Nullable, Obj, OneOf, Optional, PAGE_LIMIT_MAX, PageLimit, QueryBoolean, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import { teamView } from "../../views/team.ts";
 import { resolveUserId } from "../helpers.ts";
 import { defineRoute } from "../route.ts";
@@ -49,7 +49,7 @@ export const listTeamsRoute = defineRoute({
     query: Obj({
       user_id: Optional(UserIdOrMe()),
       // The current SDK's paging (latest-sdk.md B): creation order, cursor = a team id.
-      limit: Optional(QueryInteger({ minimum: 1 })),
+      limit: Optional(PageLimit()),
       cursor: Optional(Uuid()),
       query: Optional(Type.String({ maxLength: 1000 })),
       order_by: Optional(OneOf(["created_at"])),
@@ -63,13 +63,14 @@ export const listTeamsRoute = defineRoute({
       projectId: auth.projectId,
       caller: callerOf(auth),
       userId,
-      limit: query.limit ?? 0,
+      limit: query.limit ?? PAGE_LIMIT_MAX,
       cursor: query.cursor ?? "",
       query: query.query ?? "",
       desc: query.desc === true,
     });
     const items = res.teams.map((t) => teamView(t, auth.type));
-    if (!paged) return { json: { items, is_paginated: false } };
+    // Unpaged lists stay unpaged up to PAGE_LIMIT_MAX teams (issue 18); beyond, the first page and its cursor.
+    if (!paged && !res.nextCursor) return { json: { items, is_paginated: false } };
     return { json: { items, is_paginated: true, pagination: { next_cursor: res.nextCursor || null } } };
   },
 });

@@ -4,7 +4,7 @@ import type { UpdateUserRequest } from "@vestibule/proto/identity/v1/user_servic
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UpdateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
 import { knownError, statusError } from "@vestibule/shared/errors";
-import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, PAGE_LIMIT_MAX, PageLimit, QueryBoolean, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { UserCache } from "../../auth/user-cache.ts";
@@ -282,7 +282,7 @@ export const listUsersRoute = defineRoute({
   access: SERVER,
   schemas: {
     query: Obj({
-      limit: Optional(QueryInteger({ minimum: 1 })),
+      limit: Optional(PageLimit()),
       cursor: Optional(Uuid()),
       order_by: Optional(OneOf(["signed_up_at", "last_active_at"])),
       desc: Optional(QueryBoolean()),
@@ -301,7 +301,8 @@ export const listUsersRoute = defineRoute({
       : undefined;
     const res = await clients.users.listUsers({
       projectId: auth.projectId,
-      limit: query.limit ?? 0,
+      // Without `limit` the contract lists every user; a page is capped (issue 18), with a cursor when there are more.
+      limit: query.limit ?? PAGE_LIMIT_MAX,
       cursor: query.cursor ?? "",
       desc: query.desc === true,
       query: query.query ?? "",

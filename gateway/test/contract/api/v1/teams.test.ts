@@ -61,6 +61,11 @@ describe("/api/v1/teams", () => {
     expect(noUpdate.json.details).toEqual({ team_id: team.id, user_id: other.userId, permission_id: "$update_team" });
     expectKnownError(await call(stack, "DELETE", `/api/v1/teams/${team.id}`, { headers: other.headers }), 401, "TEAM_PERMISSION_REQUIRED");
     expectKnownError(await call(stack, "GET", "/api/v1/teams/not-a-uuid", { headers: server() }), 400, "SCHEMA_ERROR");
+    // A cap on the page size (issue 18).
+    expect((await call(stack, "GET", "/api/v1/teams?limit=1000", { headers: server() })).status).toBe(200);
+    const overCap = await call(stack, "GET", "/api/v1/teams?limit=1001", { headers: server() });
+    expectKnownError(overCap, 400, "SCHEMA_ERROR");
+    expect(overCap.json.error).toContain("query.limit must be less than or equal to 1000");
     expectKnownError(await call(stack, "GET", "/api/v1/teams/6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f", { headers: server() }), 404, "TEAM_NOT_FOUND");
   });
 

@@ -48,6 +48,11 @@ describe("/api/v1/users", () => {
     const withAnon = await call(stack, "GET", `/api/v1/users?query=${id}&include_anonymous=true`, { headers: server() });
     expect(withAnon.json.items.map((u: { id: string }) => u.id)).toEqual([id]);
     expectKnownError(await call(stack, "GET", "/api/v1/users?limit=0", { headers: server() }), 400, "SCHEMA_ERROR");
+    // A cap on the page size (issue 18): 1000 is the largest page, above it the contract's schema error.
+    expect((await call(stack, "GET", "/api/v1/users?limit=1000", { headers: server() })).status).toBe(200);
+    const overCap = await call(stack, "GET", "/api/v1/users?limit=1001", { headers: server() });
+    expectKnownError(overCap, 400, "SCHEMA_ERROR");
+    expect(overCap.json.error).toContain("query.limit must be less than or equal to 1000");
     expectKnownError(await call(stack, "GET", "/api/v1/users?cursor=nope", { headers: server() }), 400, "SCHEMA_ERROR");
     expectKnownError(await call(stack, "GET", "/api/v1/users?color=red", { headers: server() }), 400, "SCHEMA_ERROR");
     expectKnownError(await call(stack, "GET", "/api/v1/users", { headers: headersFor(stack.demo, "client") }), 401, "INSUFFICIENT_ACCESS_TYPE");
