@@ -11,6 +11,7 @@ import { normalizeAddress } from "./domain/email-request.ts";
 import { targetOf } from "./delivery.ts";
 import type { EmailRuntime } from "./runtime.ts";
 import { classifySmtpError, egressAllowList, fromHeader, sendSmtp } from "./smtp.ts";
+import { assertInvitationQuota } from "./invitation-quota.ts";
 import { createOutboxRpcs, sentEmail } from "./outbox-service.ts";
 import { emailStore } from "./store/email-store.ts";
 import { templateStore, type ThemeChoice } from "./store/template-store.ts";
@@ -204,16 +205,19 @@ export function createEmailService(rt: EmailRuntime): ServiceImpl<typeof EmailSe
       const trust = { allowLocalhost: settings.allowLocalhost, trustedDomains: settings.trustedDomains.map((baseUrl) => ({ baseUrl })) };
       if (!isRedirectUrlTrusted(req.callbackUrl, trust)) throw knownError("REDIRECT_URL_NOT_WHITELISTED");
       const subject = `You have been invited to sign in to ${settings.displayName}`;
-      const outcome = await rt.requests.record(pool, {
-        projectId: req.projectId,
-        to: req.email,
-        subject,
-        html: "",
-        text: `${subject}\n\nOpen this link to get started: ${req.callbackUrl}\n`,
-        notificationCategory: "Transactional",
-        template: "sign_in_invitation",
-        userId: "",
-        variablesJson: JSON.stringify({ link: req.callbackUrl }),
+      const outcome = await withTransaction(pool, async (tx) => {
+        await assertInvitationQuota(tx, req.projectId, normalizeAddress(req.email));
+        return rt.requests.record(tx, {
+          projectId: req.projectId,
+          to: req.email,
+          subject,
+          html: "",
+          text: `${subject}\n\nOpen this link to get started: ${req.callbackUrl}\n`,
+          notificationCategory: "Transactional",
+          template: "sign_in_invitation",
+          userId: "",
+          variablesJson: JSON.stringify({ link: req.callbackUrl }),
+        });
       });
       if ("row" in outcome && outcome.row?.status === "failed") throw statusError(400, outcome.row.error ?? "The invitation cannot be sent.");
       return {};

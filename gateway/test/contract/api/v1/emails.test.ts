@@ -277,6 +277,21 @@ describe("sending e-mail", () => {
       "REDIRECT_URL_NOT_WHITELISTED",
     );
   });
+
+  it("send-sign-in-invitation has a quota per recipient: the 6th within an hour is a 429 with Retry-After (issue 18)", async () => {
+    const to = newEmail("quota");
+    const invite = (email: string) =>
+      call(stack, "POST", "/api/v1/internal/send-sign-in-invitation", { headers: server(), body: { email, callback_url: "http://localhost:3000/handler/sign-in" } });
+    // The project's shared e-mail config (the test above) may still be on its way to the e-mail service.
+    await until(async () => ((await invite(to)).status === 200 ? true : undefined));
+    for (let i = 1; i < 5; i++) expect((await invite(to)).status).toBe(200);
+    const refused = await invite(to.toUpperCase());
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(3600);
+    expect(refused.text).toMatch(/^Too many sign-in invitations to this address\. Please wait \d+ seconds and try again\.$/);
+    expect((await invite(newEmail("quota-other"))).status).toBe(200);
+  });
 });
 
 describe("notification preferences", () => {
