@@ -360,6 +360,11 @@ describe("handler URLs and redirects", () => {
     expect(isTrustedRedirect("https://evil.example.com/", "https://app.example.com")).toBe(false);
     expect(isTrustedRedirect("//evil.example.com/", "https://app.example.com")).toBe(false);
     expect(isTrustedRedirect("https://app.example.com/x", "https://app.example.com")).toBe(true);
+    // Browsers drop tabs/line breaks and trim spaces: these would leave the site (issue 18).
+    for (const sneaky of ["/\t/evil.example.com/", "/\n/evil.example.com/", " //evil.example.com/", "\u0000//evil.example.com/"]) {
+      expect(isTrustedRedirect(sneaky, "https://app.example.com"), JSON.stringify(sneaky)).toBe(false);
+      expect(isTrustedRedirect(sneaky, null), JSON.stringify(sneaky)).toBe(false);
+    }
     const location = fakeLocation("https://app.example.com/handler/sign-in?after_auth_return_to=https%3A%2F%2Fevil.example.com");
     vi.stubGlobal("window", { location });
     const { fetch } = fakeServer({});

@@ -43,6 +43,7 @@ export {
   REDIRECT_PAUSE_MS,
   UNTRUSTED_REDIRECT_MESSAGE,
   isTrustedRedirect,
+  safeReturnTo,
   resolveHandlerUrls,
 } from "./urls.ts";
 export type { HandlerUrls } from "./urls.ts";

@@ -83,6 +83,9 @@ export function resolveHandlerUrls(partial: Partial<HandlerUrls> = {}): HandlerU
  * True for a path on the current site (`/x`, `x?y`, but not `//host`) or an absolute URL on `currentOrigin`.
  */
 export function isTrustedRedirect(url: string, currentOrigin: string | null): boolean {
+  // Browsers drop tabs and line breaks from a URL and trim spaces and control characters around it, so "/\t/evil.com"
+  // or " //evil.com" would navigate to another host: such text is never a path on the current site (issue 18).
+  if (/[\u0000-\u001f\u007f]/.test(url) || url.trim() !== url) return currentOrigin !== null && sameOrigin(url, currentOrigin);
   if (/^[a-zA-Z][a-zA-Z\d+\-.]*:/.test(url) || url.startsWith("//") || url.startsWith("\\\\") || url.startsWith("/\\")) {
     if (currentOrigin === null) return false;
     try {
@@ -92,6 +95,32 @@ export function isTrustedRedirect(url: string, currentOrigin: string | null): bo
     }
   }
   return true;
+}
+
+function sameOrigin(url: string, currentOrigin: string): boolean {
+  try {
+    return new URL(url, currentOrigin).origin === currentOrigin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `after_auth_return_to` target a page may link to: the value as a path on the current page's origin (resolved
+ * the way the browser will resolve it), or null when it points elsewhere, is not a web URL, or there is no value.
+ */
+export function safeReturnTo(value: string | null, currentHref: string | null): string | null {
+  if (!value || currentHref === null) return null;
+  let current: URL;
+  let target: URL;
+  try {
+    current = new URL(currentHref);
+    target = new URL(value, current);
+  } catch {
+    return null;
+  }
+  if (target.origin !== current.origin || (target.protocol !== "https:" && target.protocol !== "http:")) return null;
+  return target.pathname + target.search + target.hash;
 }
 
 export function assertTrustedRedirect(url: string, currentOrigin: string | null): void {

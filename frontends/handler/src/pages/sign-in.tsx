@@ -1,10 +1,18 @@
 import { useState, type FormEvent } from "react";
-import { AFTER_AUTH_RETURN_TO_PARAM } from "@vestibule/js";
+import { AFTER_AUTH_RETURN_TO_PARAM, safeReturnTo } from "@vestibule/js";
 import { useProject, useStackApp, useUser } from "@vestibule/react";
 import { Alert, Button, ErrorAlert, Link, PasswordField, TabList, TextField, tabPanelProps, useAction, useLocation } from "@vestibule/ui";
 import { AuthCard } from "../layout.tsx";
 import { ExternalMethods, MagicLinkForm } from "../methods.tsx";
 import { emailError, passwordError } from "../validation.ts";
+
+/**
+ * Where the signed-in page's "Continue" goes: `after_auth_return_to` when it is a path on this page's origin (never
+ * another host: an open redirect, issue 18), else the app's after-sign-in URL.
+ */
+export function continueHref(search: URLSearchParams, currentHref: string | null, afterSignIn: string): string {
+  return safeReturnTo(search.get(AFTER_AUTH_RETURN_TO_PARAM), currentHref) ?? afterSignIn;
+}
 
 /** Keeps `after_auth_return_to` on links between the sign-in and sign-up pages (spec §2). */
 export function withReturnTo(href: string, search: URLSearchParams): string {
@@ -29,7 +37,7 @@ export default function SignIn() {
   if (user) {
     return (
       <AuthCard title="You are signed in" subtitle={`as ${user.primaryEmail ?? user.displayName ?? "a user"}`}>
-        <Link className="vs-btn vs-btn-primary vs-btn-block" href={search.get(AFTER_AUTH_RETURN_TO_PARAM) ?? app.urls.afterSignIn}>
+        <Link className="vs-btn vs-btn-primary vs-btn-block" href={continueHref(search, typeof window === "undefined" ? null : window.location.href, app.urls.afterSignIn)}>
           Continue
         </Link>
         <Link className="vs-btn vs-btn-block" href={app.urls.signOut}>
