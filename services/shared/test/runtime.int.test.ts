@@ -94,6 +94,23 @@ describe("SecretBox", () => {
     expect(await onlyK2.decrypt(sealed, "project:p1:smtp")).toBe(secret);
     await pool.end();
   });
+
+  it("refuses a ciphertext whose GCM tag is cut short or whose IV is not 12 bytes (issue 18)", async () => {
+    const pool = await servicePool("secrets_lengths_test");
+    const box = new SecretBox(pool, [{ id: "k1", key: randomBytes(32) }]);
+    const sealed = await box.encrypt("8 bytes!", "c");
+    const [v, keyId, iv, body] = sealed.split(".") as [string, string, string, string];
+    const bytes = Buffer.from(body, "base64url");
+    expect(bytes).toHaveLength(8 + 16);
+    // The ciphertext with the first 4 bytes of its tag: GCM accepts 4-byte tags unless told the length, which makes a
+    // forgery a 1 in 2^32 guess instead of 2^128.
+    const truncated = `${v}.${keyId}.${iv}.${bytes.subarray(0, 12).toString("base64url")}`;
+    await expect(box.decrypt(truncated, "c")).rejects.toThrow(/malformed/);
+    const longIv = `${v}.${keyId}.${Buffer.concat([Buffer.from(iv, "base64url"), Buffer.alloc(4)]).toString("base64url")}.${body}`;
+    await expect(box.decrypt(longIv, "c")).rejects.toThrow(/malformed/);
+    expect(await box.decrypt(sealed, "c")).toBe("8 bytes!");
+    await pool.end();
+  });
 });
 
 /** Shared scenario: events enqueued in committed transactions reach an idempotent consumer exactly once. */

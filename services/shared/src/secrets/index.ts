@@ -17,6 +17,10 @@ import { newId } from "../ids/index.ts";
  * The optional `context` is bound as AES-GCM additional data (e.g. "project:<id>:smtp_password"), so a ciphertext
  * copied to another row or purpose does not decrypt.
  */
+/** AES-GCM as used here: 96-bit IVs and full 128-bit tags, both enforced when decrypting. */
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+
 export class SecretBox {
   private readonly unwrapped = new Map<string, Buffer>();
   private active: { id: string; key: Buffer } | undefined;
@@ -41,12 +45,15 @@ export class SecretBox {
     const parts = ciphertext.split(".");
     if (parts.length !== 4 || parts[0] !== "vsb1") throw new Error("not a SecretBox ciphertext");
     const [, keyId, ivB64, bodyB64] = parts as [string, string, string, string];
-    const key = await this.dataKey(keyId);
+    const iv = Buffer.from(ivB64, "base64url");
     const body = Buffer.from(bodyB64, "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(ivB64, "base64url"));
+    // GCM takes any IV length and tags down to 4 bytes unless told: a short tag makes forgeries guessable (issue 18).
+    if (iv.length !== GCM_IV_BYTES || body.length < GCM_TAG_BYTES) throw new Error("malformed SecretBox ciphertext (IV or tag length)");
+    const key = await this.dataKey(keyId);
+    const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: GCM_TAG_BYTES });
     decipher.setAAD(Buffer.from(context, "utf8"));
-    decipher.setAuthTag(body.subarray(body.length - 16));
-    return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
+    decipher.setAuthTag(body.subarray(body.length - GCM_TAG_BYTES));
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - GCM_TAG_BYTES)), decipher.final()]);
   }
 
   async decrypt(ciphertext: string, context = ""): Promise<string> {
@@ -115,19 +122,20 @@ export class SecretBox {
     if (cached) return cached;
     const master = this.masterKeys.find((m) => m.id === masterKeyId);
     if (!master) throw new Error(`data key ${id} is wrapped by master key "${masterKeyId}", which is not configured`);
-    const iv = wrapped.subarray(0, 12);
-    const tag = wrapped.subarray(wrapped.length - 16);
-    const decipher = createDecipheriv("aes-256-gcm", master.key, iv);
+    if (wrapped.length !== GCM_IV_BYTES + 32 + GCM_TAG_BYTES) throw new Error(`data key ${id} is malformed (wrapped length ${wrapped.length})`);
+    const iv = wrapped.subarray(0, GCM_IV_BYTES);
+    const tag = wrapped.subarray(wrapped.length - GCM_TAG_BYTES);
+    const decipher = createDecipheriv("aes-256-gcm", master.key, iv, { authTagLength: GCM_TAG_BYTES });
     decipher.setAAD(Buffer.from(`data-key:${id}`, "utf8"));
     decipher.setAuthTag(tag);
-    const key = Buffer.concat([decipher.update(wrapped.subarray(12, wrapped.length - 16)), decipher.final()]);
+    const key = Buffer.concat([decipher.update(wrapped.subarray(GCM_IV_BYTES, wrapped.length - GCM_TAG_BYTES)), decipher.final()]);
     this.unwrapped.set(id, key);
     return key;
   }
 }
 
 function wrap(master: MasterKey, key: Buffer, id: string): Buffer {
-  const iv = randomBytes(12);
+  const iv = randomBytes(GCM_IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", master.key, iv);
   cipher.setAAD(Buffer.from(`data-key:${id}`, "utf8"));
   return Buffer.concat([iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);

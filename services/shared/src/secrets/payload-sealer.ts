@@ -86,7 +86,8 @@ export class PayloadSealer {
     if (!key) throw new PayloadOpenError("unknown_key", `sealed under master key "${keyId}", which is not configured (VESTIBULE_MASTER_KEYS)`, keyId);
     const iv = data.subarray(start, start + IV_BYTES);
     const body = data.subarray(start + IV_BYTES);
-    const decipher = createDecipheriv("aes-256-gcm", key, iv);
+    // The length check above fixes the IV at 12 bytes and the tag at 16; authTagLength makes GCM insist on it too.
+    const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context, "utf8"));
     decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
     try {
