@@ -34,7 +34,8 @@ export interface ServiceUnavailable {
 /**
  * The gateway's one error handler: every failure of a request ends here and is answered by kind.
  *  - known errors (thrown here or carried from a service in the KnownErrorDetail) → contract JSON + header;
- *  - StatusError → its status and text;
+ *  - StatusError → its status and text (a deliberate text, from the gateway or a service's StatusErrorDetail);
+ *  - any other RPC error below 500 → its status and a generic text (the raw text only in the log);
  *  - a service that is down or unreachable → plain-text 503 (the contract has no known error for it);
  *  - fastify's own body errors → BODY_PARSING_ERROR / 413;
  *  - anything else → 500 text with the request id (details only in the log and, in development, the body).
@@ -67,14 +68,31 @@ export function handleError(err: unknown, req: FastifyRequest, reply: FastifyRep
     }
     const status = httpStatusForConnectCode(err.code);
     if (status < 500) {
+      // Without a known-error or status-error detail the text is the RPC layer's or a library's (table names,
+      // addresses, decoding internals): logged, never echoed (issue 18).
       req.log.warn({ err: err.message, service }, "service refused request");
-      return sendText(reply, status, err.rawMessage);
+      return sendText(reply, status, genericText(status));
     }
     req.log.error({ err, service }, "service error");
     return internalError(reply, req, mode, err);
   }
   req.log.error({ err }, "unhandled error");
   return internalError(reply, req, mode, err);
+}
+
+const GENERIC_TEXTS: Readonly<Record<number, string>> = {
+  400: "Bad request.",
+  401: "Unauthorized.",
+  403: "Forbidden.",
+  404: "Not found.",
+  409: "Conflict.",
+  412: "Precondition failed.",
+  429: "Too many requests.",
+};
+
+/** The text of a 4xx that carries no deliberate message. */
+function genericText(status: number): string {
+  return GENERIC_TEXTS[status] ?? "The request could not be completed.";
 }
 
 function internalError(reply: FastifyReply, req: FastifyRequest, mode: string, err: unknown): FastifyReply {
