@@ -31,6 +31,11 @@ describe("auth settings from the rendered config", () => {
     expect(s.redirectTrust).toEqual({ allowLocalhost: true, trustedDomains: [] });
     expect(authSettingsFromRendered("p1", "Demo", "not json").accessTokenLifetimeSeconds).toBe(600);
   });
+
+  it("caps the access-token lifetime at an hour, also for values stored before the cap (issue 18)", () => {
+    expect(authSettingsFromRendered("p1", "Demo", JSON.stringify({ auth: { accessTokenLifetimeSeconds: 3600 } })).accessTokenLifetimeSeconds).toBe(3600);
+    expect(authSettingsFromRendered("p1", "Demo", JSON.stringify({ auth: { accessTokenLifetimeSeconds: 86_400 } })).accessTokenLifetimeSeconds).toBe(3600);
+  });
 });
 
 describe("restriction settings (issue 13)", () => {

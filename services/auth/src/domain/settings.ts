@@ -23,6 +23,11 @@ export interface AuthSettings {
 }
 
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 600;
+/**
+ * The longest access-token lifetime (issue 18): access tokens are not revoked by sign-out, so this bounds how long one
+ * outlives its session. The config refuses more; a value stored before the cap is clamped here.
+ */
+export const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +61,9 @@ export function authSettingsFromRendered(projectId: string, displayName: string,
     passkeySignIn: bool(obj(auth.passkey).allowSignIn, false),
     refreshTokenRotation: bool(auth.refreshTokenRotation, false),
     accessTokenLifetimeSeconds:
-      typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20 ? lifetime : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
+      typeof lifetime === "number" && Number.isInteger(lifetime) && lifetime > 20
+        ? Math.min(lifetime, MAX_ACCESS_TOKEN_LIFETIME_SECONDS)
+        : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
     redirectTrust: { allowLocalhost: bool(domains.allowLocalhost, true), trustedDomains },
     requireEmailVerification: requiresEmailVerification(rendered),
   };

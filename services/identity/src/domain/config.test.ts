@@ -269,6 +269,9 @@ describe("validateOverride", () => {
     // The current SDK needs 45 s left on a fresh token (issue 13): at least 60.
     expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 59 })).toEqual(["auth.accessTokenLifetimeSeconds must be at least 60, but got 59"]);
     expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 60 })).toEqual([]);
+    // A signed-out session's access token works until it expires: at most an hour (issue 18, SECURITY.md).
+    expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 3600 })).toEqual([]);
+    expect(validateOverride({ "auth.accessTokenLifetimeSeconds": 3601 })).toEqual(["auth.accessTokenLifetimeSeconds must be at most 3600, but got 3601"]);
     expect(validateOverride({ "auth.oauth.accountMergeStrategy": "merge" })).toEqual([
       'auth.oauth.accountMergeStrategy must be one of link_method, raise_error, allow_duplicates, but got "merge"',
     ]);

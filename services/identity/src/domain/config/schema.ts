@@ -60,7 +60,8 @@ export const SCHEMA: SchemaNode = obj({
     }),
     refreshTokenRotation: bool,
     // The current SDK (2.8.108) wants 45 s left on a fresh token for link URLs (issue 13).
-    accessTokenLifetimeSeconds: { kind: "integer", min: 60 },
+    // At most an hour: a signed-out session's access token stays valid until it expires (issue 18, SECURITY.md).
+    accessTokenLifetimeSeconds: { kind: "integer", min: 60, max: 3600 },
     botChallenge: obj({ required: bool }),
   }),
   onboarding: obj({ requireEmailVerification: bool }),
