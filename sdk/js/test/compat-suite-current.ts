@@ -39,6 +39,35 @@ export function currentSdkSuite(sdk: SdkModule, getStack: () => Stack, features:
     expect(JSON.stringify(project.json)).not.toContain(name);
   });
 
+  it.skipIf(!features.configLevels)(
+    features.configLevels
+      ? "pushes branch config with its source, reads each level, renders environment over branch and resets keys per level"
+      : missing("config levels", "has only the unlevelled updateConfig, which the test above checks"),
+    async () => {
+      const project = await adminAppFor(sdk, getStack()).getProject();
+      const key = `dataVault.stores.compat-branch-${randomBytes(3).toString("hex")}`;
+      await project.pushConfig({ [key]: { displayName: "Pushed" } }, { source: { type: "pushed-from-unknown" } });
+      try {
+        expect(await project.getPushedConfigSource()).toEqual({ type: "pushed-from-unknown" });
+        expect(await project.getConfigOverride("branch")).toEqual({ [key]: { displayName: "Pushed" } });
+        await project.updatePushedConfig({ [`${key}.displayName`]: "Pushed again" });
+        const storeId = key.split(".")[2]!;
+        const rendered = async () => (await (await adminAppFor(sdk, getStack()).getProject()).getConfig()).dataVault.stores[storeId];
+        expect(await rendered()).toEqual({ displayName: "Pushed again" });
+        await project.updateConfig({ [key]: { displayName: "Environment wins" } });
+        expect(await rendered()).toEqual({ displayName: "Environment wins" });
+        await project.resetConfigOverrideKeys("environment", [key]);
+        expect(await rendered()).toEqual({ displayName: "Pushed again" });
+        expect(JSON.stringify(await project.getConfigOverride("environment"))).not.toContain(storeId);
+      } finally {
+        await project.replaceConfigOverride("branch", {});
+        await project.unlinkPushedConfigSource();
+      }
+      expect(await project.getConfigOverride("branch")).toEqual({});
+      expect(await project.getPushedConfigSource()).toEqual({ type: "unlinked" });
+    },
+  );
+
   it("gives anonymous users an id the server sees as anonymous (2.8.102+: restricted with the reason 'anonymous')", async () => {
     const app = clientApp();
     const anon = await app.getUser({ or: "anonymous" });
@@ -102,6 +131,10 @@ export function currentSdkSuite(sdk: SdkModule, getStack: () => Stack, features:
         const rest = await server.listTeams({ query: tag, limit: 2, cursor: first.nextCursor });
         expect(rest.map((t: { id: string }) => t.id)).toEqual(made.slice(2));
         expect(rest.nextCursor).toBeNull();
+        const newest = await server.listTeams({ query: tag, limit: 2, orderBy: "createdAt", desc: true });
+        expect(newest.map((t: { id: string }) => t.id)).toEqual([made[2], made[1]]);
+        const older = await server.listTeams({ query: tag, limit: 2, orderBy: "createdAt", desc: true, cursor: newest.nextCursor });
+        expect(older.map((t: { id: string }) => t.id)).toEqual([made[0]]);
       } else {
         const all = (await server.listTeams()).map((t: { id: string }) => t.id);
         expect(all).toEqual(expect.arrayContaining(made));

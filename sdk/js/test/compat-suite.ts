@@ -71,6 +71,8 @@ export interface SdkFeatures {
   readonly invitationsByUser?: boolean;
   /** The browser event tracker's `sendAnalyticsEventBatch` (JSON with keepalive, else gzip as octet-stream). */
   readonly analytics?: boolean;
+  /** Admin project `pushConfig`/`updatePushedConfig` (branch), `getConfigOverride(level)`, `resetConfigOverrideKeys`, config source. */
+  readonly configLevels?: boolean;
   /** Server `sendEmail({ scheduledAt })`. */
   readonly scheduledEmail?: boolean;
 }

@@ -27,17 +27,17 @@ afterAll(async () => {
 
 /**
  * The seed-era SDK, the last x-stack- one, the current one (x-hexclave-, 2.8.108) and ours (issue 13), each with what
- * its generation can do. Config by level needs no flag: every admin app's `updateConfig` lands on the environment level
- * (2.8.102+ through PATCH /internal/config/override/environment, 2.8.41 and ours through the unlevelled PATCH).
+ * its generation can do. Every admin app's `updateConfig` lands on the environment level (2.8.102+ through PATCH
+ * /internal/config/override/environment, 2.8.41 and ours through the unlevelled PATCH); "config levels" is the rest.
  *
- * | SDK            | no-callback sign-up | restricted users | teams paging | invitations by user | analytics batch | scheduled e-mail |
- * |----------------|---------------------|------------------|--------------|---------------------|-----------------|------------------|
- * | 2.8.41         | –                   | –                | – (list all) | – (by code)         | – (skipped)     | – (sends at once)|
- * | 2.8.102        | ✓                   | ✓                | ✓            | ✓                   | ✓               | ✓                |
- * | 2.8.108        | ✓                   | ✓                | ✓            | ✓                   | ✓               | ✓                |
- * | @vestibule/js  | –                   | –                | – (list all) | – (by code)         | – (skipped)     | – (sends at once)|
+ * | SDK           | no-callback sign-up | restricted users     | teams paging | invitations by user | config levels | analytics batch | scheduled e-mail  |
+ * |---------------|---------------------|----------------------|--------------|---------------------|---------------|-----------------|-------------------|
+ * | 2.8.41        | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
+ * | 2.8.102       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
+ * | 2.8.108       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
+ * | @vestibule/js | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
  */
-const current: SdkFeatures = { noVerificationCallback: true, restrictedUsers: true, teamsPaging: true, invitationsByUser: true, analytics: true, scheduledEmail: true };
+const current: SdkFeatures = { noVerificationCallback: true, restrictedUsers: true, teamsPaging: true, invitationsByUser: true, configLevels: true, analytics: true, scheduledEmail: true };
 const sdks: [string, SdkModule, SdkFeatures][] = [
   ["@stackframe/js 2.8.41", v2841 as unknown as SdkModule, {}],
   ["@stackframe/js 2.8.102", v28102 as unknown as SdkModule, current],
