@@ -37,6 +37,7 @@ const HTML = (title) => `<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="color-scheme" content="light dark" />
     <title>${title}</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <script>try{var t=localStorage.getItem("vestibule-theme");document.documentElement.dataset.theme=t==="dark"||t==="light"?t:(matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light")}catch(e){}</script>
     <style>html{background:#f7f7f9;color-scheme:light}html[data-theme=dark]{background:#111318;color-scheme:dark}body{margin:0}</style>
   </head>

@@ -99,6 +99,9 @@ function fileUnder(root: string, rel: string): string | null {
   return existsSync(full) && statSync(full).isFile() ? full : null;
 }
 
+/** The Vestibule mark: a door in the accent colour, readable on light and dark tabs. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><path d="M10 26V7.5a1.5 1.5 0 0 1 1.5-1.5h9A1.5 1.5 0 0 1 22 7.5V26" fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/><circle cx="18.5" cy="16.5" r="1.6" fill="#fff"/><path d="M7 26h18" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/></svg>`;
+
 export async function startFrontendsServer(options: FrontendsServerOptions): Promise<FrontendsServer> {
   const frontendsDir = options.frontendsDir ?? FRONTENDS_DIR;
   const apps = [...(options.apps ?? FRONTEND_APPS)].sort((a, b) => b.mountPath.length - a.mountPath.length);
@@ -128,6 +131,12 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
         return;
       }
       if (path === "/remotes.json") return sendJson(res, 200, manifest, head);
+      // The icon of every page (browsers also ask for /favicon.ico on their own; it answers the same SVG).
+      if (path === "/favicon.svg" || path === "/favicon.ico") {
+        res.writeHead(200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", "content-length": Buffer.byteLength(FAVICON_SVG) });
+        res.end(head ? undefined : FAVICON_SVG);
+        return;
+      }
       const doc = options.documents?.[path];
       if (doc !== undefined) return sendJson(res, 200, doc, head);
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import type { AdminProject, AdminProjectConfig } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Link, Select, Skeleton, Switch, Table, TextField, productionModeChecks, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ConfirmButton, ErrorAlert, Link, Select, Skeleton, Switch, Table, TextField, productionModeChecks, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
 
 type Toggle = keyof Pick<AdminProjectConfig, "credentialEnabled" | "magicLinkEnabled" | "passkeyEnabled" | "signUpEnabled" | "clientTeamCreationEnabled" | "createTeamOnSignUp" | "clientUserDeletionEnabled" | "allowUserApiKeys" | "allowTeamApiKeys">;
 
@@ -109,9 +109,15 @@ function OAuthProviders({ project, onChange }: { project: AdminProject; onChange
             key: "a",
             header: <span className="vs-sr-only">Actions</span>,
             render: (p) => (
-              <Button small variant="danger" disabled={state.pending} onClick={() => void save(configured.filter((c) => c.id !== p.id).map(asWire), null)}>
+              <ConfirmButton
+                title={`Remove ${p.id} sign-in?`}
+                message={`Users can no longer sign in with ${p.id}.${p.type === "standard" ? " The saved client secret is deleted." : ""}`}
+                confirmLabel={`Remove ${p.id}`}
+                disabled={state.pending}
+                onConfirm={() => save(configured.filter((c) => c.id !== p.id).map(asWire), null)}
+              >
                 Remove<span className="vs-sr-only"> {p.id}</span>
-              </Button>
+              </ConfirmButton>
             ),
           },
         ]}
@@ -197,9 +203,15 @@ function Domains({ project, onChange }: { project: AdminProject; onChange: () =>
             key: "a",
             header: <span className="vs-sr-only">Actions</span>,
             render: (d) => (
-              <Button small variant="danger" disabled={state.pending} onClick={() => void save(list.filter((x) => x.domain !== d.domain))}>
+              <ConfirmButton
+                title={`Remove the domain ${d.domain}?`}
+                message="Sign-in redirects and e-mail links to this domain stop working."
+                confirmLabel="Remove domain"
+                disabled={state.pending}
+                onConfirm={() => save(list.filter((x) => x.domain !== d.domain))}
+              >
                 Remove<span className="vs-sr-only"> {d.domain}</span>
-              </Button>
+              </ConfirmButton>
             ),
           },
         ]}

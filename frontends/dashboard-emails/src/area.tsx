@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from "react";
 import type { StackAdminApp } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Progress, Select, TabList, Table, TextArea, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ErrorAlert, Progress, errorMessage, Select, TabList, Table, TextArea, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 type Tab = "sender" | "themes" | "templates" | "drafts" | "sent" | "mailbox";
 
@@ -60,13 +60,24 @@ function Sender({ adminApp }: { adminApp: StackAdminApp }) {
   );
 }
 
-/** A TSX editor with a rendered preview (POST /emails/render-email). */
+/**
+ * A TSX editor with a rendered preview (POST /emails/render-email). Saving renders the source first: an empty source
+ * or one that does not compile is refused with the reason, and nothing is saved.
+ */
 function SourceEditor({ title, source, preview, onSave }: { title: string; source: string; preview: (src: string) => Promise<string>; onSave: (src: string) => Promise<void> }) {
   const [text, setText] = useState(source);
   const [html, setHtml] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [render, renderState] = useAction(async () => setHtml(await preview(text)));
   const [save, saveState] = useAction(async () => {
+    if (!text.trim()) throw new Error("The source is empty. Nothing was saved: write the TSX source first.");
+    let rendered: string;
+    try {
+      rendered = await preview(text);
+    } catch (err) {
+      throw new Error(`This source does not compile, so it was not saved: ${errorMessage(err)}`);
+    }
+    setHtml(rendered);
     await onSave(text);
     setSaved(true);
   });
@@ -111,14 +122,20 @@ function Collection({ kind, adminApp }: { kind: "themes" | "templates" | "drafts
   }, [adminApp, kind]);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState("");
+  const [touched, setTouched] = useState(false);
   const [create, state] = useAction(async () => {
     if (kind === "themes") await adminApp.createEmailTheme(name.trim());
     else if (kind === "templates") await adminApp.createEmailTemplate(name.trim());
     else await adminApp.createEmailDraft({ displayName: name.trim() });
     setName("");
+    setTouched(false);
     await list.reload();
   });
   const item = list.value?.find((i) => i.id === selected);
+  // Themes are listed without their source: the editor opens with the theme's full source, loaded on selection.
+  const themeSource = useLoad(async () => (kind === "themes" && selected ? adminApp.getEmailTheme(selected) : null), [adminApp, kind, selected]);
+  const loadedTheme = themeSource.value && themeSource.value.id === selected ? themeSource.value : null;
+  const singular = kind.slice(0, -1);
   return (
     <div className="vs-stack">
       <ErrorAlert error={list.error} />
@@ -134,20 +151,22 @@ function Collection({ kind, adminApp }: { kind: "themes" | "templates" | "drafts
           ...(kind === "drafts" ? [{ key: "s", header: "Sent", render: (i: { sentAt?: Date | null }) => (i.sentAt ? i.sentAt.toLocaleString() : "Not sent") }] : []),
         ]}
       />
-      <form className="vs-row" style={{ alignItems: "flex-end" }} noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (name.trim()) void create(); }}>
+      <form className="vs-row" style={{ alignItems: "flex-end" }} noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); setTouched(true); if (name.trim()) void create(); }}>
         <div style={{ flex: "1 1 240px" }}>
-          <TextField label={`New ${kind.slice(0, -1)} name`} value={name} onChange={setName} />
+          <TextField label={`New ${singular} name`} value={name} onChange={setName} error={touched && !name.trim() ? `Enter a name for the ${singular}.` : null} />
         </div>
         <Button type="submit" loading={state.pending}>
           Create
         </Button>
       </form>
       <ErrorAlert error={state.error} />
-      {item ? (
+      {item && kind === "themes" ? <ErrorAlert error={themeSource.error} /> : null}
+      {item && kind === "themes" && !loadedTheme && !themeSource.error ? <Progress label={`Loading ${item.displayName}`} /> : null}
+      {item && (kind !== "themes" || loadedTheme) ? (
         <SourceEditor
           key={item.id}
           title={item.displayName}
-          source={item.tsxSource ?? ""}
+          source={kind === "themes" ? loadedTheme!.tsxSource : (item.tsxSource ?? "")}
           preview={(src) =>
             kind === "themes" ? adminApp.getEmailPreview({ themeTsxSource: src, templateTsxSource: "export function EmailTemplate() { return <p>Preview</p>; }" }) : adminApp.getEmailPreview({ templateTsxSource: src })
           }

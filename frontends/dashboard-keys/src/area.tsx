@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from "react";
 import type { InternalApiKeyFirstView } from "@vestibule/js";
-import { Alert, Button, Card, CopyField, ErrorAlert, Select, Switch, Table, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, ConfirmButton, Card, CopyField, ErrorAlert, Select, Switch, Table, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -77,9 +77,15 @@ export default function KeysArea({ adminApp }: AreaProps) {
             header: <span className="vs-sr-only">Actions</span>,
             render: (k) =>
               k.isValid() ? (
-                <Button small variant="danger" onClick={() => void revoke(k.id)} disabled={revokeState.pending}>
-                  Revoke
-                </Button>
+                <ConfirmButton
+                  title={`Revoke the key set "${k.description || k.id}"?`}
+                  message="Apps and servers using these keys stop working at once. This cannot be undone."
+                  confirmLabel="Revoke keys"
+                  disabled={revokeState.pending}
+                  onConfirm={() => revoke(k.id)}
+                >
+                  Revoke<span className="vs-sr-only"> {k.description || k.id}</span>
+                </ConfirmButton>
               ) : null,
           },
         ]}

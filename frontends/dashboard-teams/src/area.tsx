@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from "react";
 import { invitationCallbackUrl } from "./invitation-url.ts";
 import type { PermissionDefinition, ServerTeam, ServerTeamUser, StackAdminApp } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Link, Select, Skeleton, Table, TextField, matchPath, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ConfirmButton, ErrorAlert, Link, Select, Skeleton, Table, TextField, matchPath, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** Permission ids (spec §5): lowercase letters, digits, ":" and "_"; "$" only for system permissions. */
 export function permissionIdError(id: string): string | null {
@@ -55,9 +55,15 @@ function Definitions({ adminApp, scope }: { adminApp: StackAdminApp; scope: "tea
             header: <span className="vs-sr-only">Actions</span>,
             render: (d) =>
               d.id.startsWith("$") ? null : (
-                <Button small variant="danger" disabled={removeState.pending} onClick={() => void remove(d.id)}>
+                <ConfirmButton
+                  title={`Delete the permission ${d.id}?`}
+                  message={`Every ${scope === "team" ? "team member" : "user"} who holds ${d.id} loses it, and permissions that contain it no longer grant it. This cannot be undone.`}
+                  confirmLabel="Delete permission"
+                  disabled={removeState.pending}
+                  onConfirm={() => remove(d.id)}
+                >
                   Delete<span className="vs-sr-only"> {d.id}</span>
-                </Button>
+                </ConfirmButton>
               ),
           },
         ]}
@@ -220,9 +226,11 @@ function TeamDetail({ adminApp, teamId, basePath, areaHref }: { adminApp: StackA
 function TeamList({ adminApp, basePath }: AreaProps) {
   const teams = useLoad(() => adminApp.listTeams(), [adminApp]);
   const [name, setName] = useState("");
+  const [touched, setTouched] = useState(false);
   const [create, state] = useAction(async () => {
     await adminApp.createTeam({ displayName: name.trim() });
     setName("");
+    setTouched(false);
     await teams.reload();
   });
   return (
@@ -246,11 +254,12 @@ function TeamList({ adminApp, basePath }: AreaProps) {
         noValidate
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
+          setTouched(true);
           if (name.trim()) void create();
         }}
       >
         <div style={{ flex: "1 1 240px" }}>
-          <TextField label="New team name" value={name} onChange={setName} maxLength={256} />
+          <TextField label="New team name" value={name} onChange={setName} maxLength={256} error={touched && !name.trim() ? "Enter a name for the team." : null} />
         </div>
         <Button type="submit" loading={state.pending}>
           Create team

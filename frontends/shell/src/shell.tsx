@@ -9,7 +9,7 @@
  * The signed-in owner comes from @vestibule/react (`useUser`, suspending while it loads); their projects from
  * `user.listOwnedProjects()`, each with an admin app acting as them, which the areas receive.
  */
-import { Suspense, useEffect, useMemo, useState } from "react";
+import { Suspense, useEffect, useMemo, useRef, useState } from "react";
 import type { AdminOwnedProject, CurrentInternalUser, CurrentUser, StackClientApp } from "@vestibule/js";
 import { StackProvider, useUser } from "@vestibule/react";
 import {
@@ -192,6 +192,15 @@ function SignedIn({ config, manifest, pathname, onProjectName }: Omit<ShellProps
   const user = useUser({ or: "redirect" }) as CurrentInternalUser;
   const owned = useLoad(() => user.listOwnedProjects(), [user.id]);
   const project = matchPath("/projects/:id", pathname, { end: false });
+  // Back on the projects list from a project (which may have been deleted or renamed in its settings): load the
+  // list again, so a deleted project does not stay listed until the page is reloaded.
+  const onList = !project;
+  const { reload } = owned;
+  const wasOnList = useRef(onList);
+  useEffect(() => {
+    if (onList && !wasOnList.current) void reload();
+    wasOnList.current = onList;
+  }, [onList, reload]);
   const name = project ? (owned.value?.find((p) => p.id === project.id)?.displayName ?? project.id) : undefined;
   useEffect(() => onProjectName(name), [name, onProjectName]);
   if (project) return <ProjectRoutes config={config} manifest={manifest} owner={user} owned={owned} projectId={project.id!} pathname={pathname} />;

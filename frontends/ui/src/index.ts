@@ -29,6 +29,8 @@ export {
   useTitle,
 } from "./components.tsx";
 export type { ButtonProps, TextFieldProps } from "./components.tsx";
+export { ConfirmButton } from "./confirm.tsx";
+export type { ConfirmButtonProps } from "./confirm.tsx";
 export { CursorTable, Table } from "./data-table.tsx";
 export { AsyncSection, ErrorBoundary } from "./error-boundary.tsx";
 export { TabList, tabPanelProps } from "./tabs.tsx";

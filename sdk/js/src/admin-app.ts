@@ -357,6 +357,11 @@ export class StackAdminApp extends StackServerApp {
   async listEmailThemes(): Promise<{ id: string; displayName: string }[]> {
     return (await this.admin<{ themes: Json[] }>("/internal/email-themes")).themes.map((t) => ({ id: t.id, displayName: t.display_name }));
   }
+  /** One theme with its full TSX source (the list carries only ids and names). */
+  async getEmailTheme(id: string): Promise<{ id: string; displayName: string; tsxSource: string }> {
+    const t = await this.admin<Json>(`/internal/email-themes/${encodeURIComponent(id)}`);
+    return { id, displayName: t.display_name, tsxSource: t.tsx_source };
+  }
   async createEmailTheme(displayName: string): Promise<{ id: string }> {
     return this.admin("/internal/email-themes", { method: "POST", body: { display_name: displayName } });
   }

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
-import { statusError } from "@vestibule/shared/errors";
+import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import { DEFAULT_LIGHT_THEME_ID, DEFAULT_THEMES, NEW_DRAFT_SOURCE, NEW_TEMPLATE_SOURCE, THEME_PREVIEW_SOURCE } from "./defaults/index.ts";
 import type { EmailRuntime } from "./runtime.ts";
@@ -91,6 +91,8 @@ export function createTemplateService(rt: EmailRuntime): ServiceImpl<typeof Emai
       await seeded(req.projectId);
       const theme = isUuid(req.themeId) ? await templateStore.getTheme(pool, req.projectId, req.themeId) : undefined;
       if (!theme) throw noTheme();
+      // An empty source would wipe the theme (it renders as "no theme"): refused like one that does not render.
+      if (!req.tsxSource.trim()) throw knownError("EMAIL_RENDERING_ERROR", { error: "The theme's source is empty." });
       const settings = await rt.settings.get(req.projectId);
       await rt.renderer.render({
         templateSource: THEME_PREVIEW_SOURCE,

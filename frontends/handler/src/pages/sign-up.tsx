@@ -54,6 +54,8 @@ export default function SignUp() {
           onSubmit={(e: FormEvent) => {
             e.preventDefault();
             setTouched(true);
+            // A new attempt: the previous answer (e.g. "Password too short") no longer applies.
+            state.reset();
             if (!emailError(email) && !passwordError(password) && !confirmationError(password, confirmation)) void signUp();
           }}
         >
