@@ -63,6 +63,18 @@ const invitationCallbackUrl = "http://localhost:3000/handler/team-invitation";
 export interface SdkFeatures {
   /** `signUpWithCredential({ noVerificationCallback: true })` (published 2.8.102 and later). */
   readonly noVerificationCallback?: boolean;
+  /** `isRestricted`/`restrictedReason`, `getUser({ includeRestricted })`, `listUsers({ includeRestricted })`. */
+  readonly restrictedUsers?: boolean;
+  /** Server `listTeams({ query, limit, cursor })` with `nextCursor`. */
+  readonly teamsPaging?: boolean;
+  /** `user.listTeamInvitations()` (with `teamDisplayName`) and `invitation.accept()` by id. */
+  readonly invitationsByUser?: boolean;
+  /** The browser event tracker's `sendAnalyticsEventBatch` (JSON with keepalive, else gzip as octet-stream). */
+  readonly analytics?: boolean;
+  /** Admin project `pushConfig`/`updatePushedConfig` (branch), `getConfigOverride(level)`, `resetConfigOverrideKeys`, config source. */
+  readonly configLevels?: boolean;
+  /** Server `sendEmail({ scheduledAt })`. */
+  readonly scheduledEmail?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ import * as v2841 from "stackframe-js-2841";
 import * as v28102 from "stackframe-js-28102";
 import * as vestibule from "@vestibule/js";
 import { call, headersFor, startStack, type Stack } from "../../../gateway/test/support.ts";
+import { currentSdkSuite } from "./compat-suite-current.ts";
 import { VAULT_STORE_ID, callbackUrl, clientAppFor, compatSuite, expiryScenario, randomEmail, type SdkFeatures, type SdkModule } from "./compat-suite.ts";
 
 let stack: Stack;
@@ -24,16 +25,29 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** The seed-era SDK, the last x-stack- one, the current one (x-hexclave-, 2.8.108) and ours (issue 13). */
+/**
+ * The seed-era SDK, the last x-stack- one, the current one (x-hexclave-, 2.8.108) and ours (issue 13), each with what
+ * its generation can do. Every admin app's `updateConfig` lands on the environment level (2.8.102+ through PATCH
+ * /internal/config/override/environment, 2.8.41 and ours through the unlevelled PATCH); "config levels" is the rest.
+ *
+ * | SDK           | no-callback sign-up | restricted users     | teams paging | invitations by user | config levels | analytics batch | scheduled e-mail  |
+ * |---------------|---------------------|----------------------|--------------|---------------------|---------------|-----------------|-------------------|
+ * | 2.8.41        | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
+ * | 2.8.102       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
+ * | 2.8.108       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
+ * | @vestibule/js | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
+ */
+const current: SdkFeatures = { noVerificationCallback: true, restrictedUsers: true, teamsPaging: true, invitationsByUser: true, configLevels: true, analytics: true, scheduledEmail: true };
 const sdks: [string, SdkModule, SdkFeatures][] = [
   ["@stackframe/js 2.8.41", v2841 as unknown as SdkModule, {}],
-  ["@stackframe/js 2.8.102", v28102 as unknown as SdkModule, { noVerificationCallback: true }],
-  ["@stackframe/js latest", latest as unknown as SdkModule, { noVerificationCallback: true }],
+  ["@stackframe/js 2.8.102", v28102 as unknown as SdkModule, current],
+  ["@stackframe/js latest", latest as unknown as SdkModule, current],
   ["@vestibule/js", vestibule as unknown as SdkModule, {}],
 ];
 
 describe.each(sdks)("an app on %s", (_name, sdk, features) => {
   compatSuite(sdk, () => stack, features);
+  currentSdkSuite(sdk, () => stack, features);
 });
 
 function lifetime(token: string): number {
