@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
+import { callDemo, demoHeaders, type Access, type ApiAnswer } from "./platform-api.ts";
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -17,34 +18,8 @@ afterAll(async () => {
   await tp?.stop();
 });
 
-type Access = "client" | "server" | "admin";
-function headers(access: Access): Record<string, string> {
-  const demo = tp.projects.demo;
-  const h: Record<string, string> = {
-    "x-stack-project-id": demo.project_id,
-    "x-stack-access-type": access,
-    "x-stack-publishable-client-key": demo.publishable_client_key,
-  };
-  if (access === "server") h["x-stack-secret-server-key"] = demo.secret_server_key;
-  if (access === "admin") h["x-stack-super-secret-admin-key"] = demo.super_secret_admin_key;
-  return h;
-}
-
-async function call(method: string, path: string, access: Access, body?: unknown): Promise<{ status: number; json: any; text: string; code: string | null }> {
-  const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers(access), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text, code: res.headers.get("x-stack-known-error") };
-}
+const headers = (access: Access): Record<string, string> => demoHeaders(tp, access);
+const call = (method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> => callDemo(tp, method, path, access, body);
 
 const rendered = async (): Promise<any> => JSON.parse((await call("GET", "/internal/config", "admin")).json.config_string);
 const level = async (name: string): Promise<any> => {

@@ -10,6 +10,7 @@ import * as latest from "@stackframe/js";
 import { DEFAULT_TEMPLATE_IDS, defaultNewTemplateSource } from "@stackframe/stack-shared/dist/helpers/emails";
 import { standardConfig, startTestSmtp } from "../../services/email/test/smtp-fixtures.ts";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
+import { callDemo, demoHeaders, type Access, type ApiAnswer } from "./platform-api.ts";
 
 let tp: TestPlatform;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
@@ -24,29 +25,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-type Access = "client" | "server" | "admin";
-function headers(access: Access): Record<string, string> {
-  const demo = tp.projects.demo;
-  const h: Record<string, string> = { "x-stack-project-id": demo.project_id, "x-stack-access-type": access, "x-stack-publishable-client-key": demo.publishable_client_key };
-  if (access === "server") h["x-stack-secret-server-key"] = demo.secret_server_key;
-  if (access === "admin") h["x-stack-super-secret-admin-key"] = demo.super_secret_admin_key;
-  return h;
-}
-async function call(method: string, path: string, access: Access, body?: unknown): Promise<{ status: number; json: any; text: string; code: string | null }> {
-  const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers(access), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text, code: res.headers.get("x-stack-known-error") };
-}
+const headers = (access: Access): Record<string, string> => demoHeaders(tp, access);
+const call = (method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> => callDemo(tp, method, path, access, body);
 
 async function newUser(): Promise<{ id: string; email: string }> {
   const email = `outbox-${randomBytes(5).toString("hex")}@example.com`;
