@@ -32,10 +32,10 @@ afterAll(async () => {
  *
  * | SDK           | no-callback sign-up | restricted users     | teams paging | invitations by user | config levels | analytics batch | scheduled e-mail  |
  * |---------------|---------------------|----------------------|--------------|---------------------|---------------|-----------------|-------------------|
- * | 2.8.41        | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
+ * | 2.8.41        | –                   | – (sees the user)    | – (list all) | – (by code)         | – (lacks it)  | – (lacks it)    | – (sends at once) |
  * | 2.8.102       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
  * | 2.8.108       | ✓                   | ✓                    | ✓            | ✓                   | ✓             | ✓               | ✓                 |
- * | @vestibule/js | –                   | – (sees the user)    | – (list all) | – (by code)         | – (skipped)   | – (skipped)     | – (sends at once) |
+ * | @vestibule/js | –                   | – (sees the user)    | – (list all) | – (by code)         | – (lacks it)  | – (lacks it)    | – (sends at once) |
  */
 const current: SdkFeatures = { noVerificationCallback: true, restrictedUsers: true, teamsPaging: true, invitationsByUser: true, configLevels: true, analytics: true, scheduledEmail: true };
 const sdks: [string, SdkModule, SdkFeatures][] = [
