@@ -95,4 +95,9 @@ export interface RuntimeConfig {
   readonly handlerPublishableClientKey: string;
   /** "development" shows the dev mailbox in the dashboard. */
   readonly mode: "development" | "production";
+  /**
+   * Payments: Stripe.js URL (production https://js.stripe.com/v3; development the local Stripe server's stand-in)
+   * and the publishable key; absent when STRIPE_PUBLISHABLE_KEY is unset.
+   */
+  readonly stripe?: { readonly jsUrl: string; readonly publishableKey: string };
 }
