@@ -198,7 +198,7 @@ describe("local Stripe: subscriptions and invoices", () => {
 
   it("a setup intent saves a card that becomes the default; a subscription then charges it at once", async () => {
     const customer = await stripe.customers.create({ email: "si@example.com" });
-    const si = await stripe.setupIntents.create({ customer: customer.id, payment_method_types: ["card"] });
+    const si = await stripe.setupIntents.create({ customer: customer.id });
     const confirmed = await stripe.setupIntents.confirm(si.id, { payment_method: "pm_card_visa" });
     expect(confirmed.status).toBe("succeeded");
     const methods = await stripe.paymentMethods.list({ customer: customer.id, type: "card" });

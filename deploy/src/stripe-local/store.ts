@@ -43,7 +43,7 @@ export class LocalStripeStore {
   private readonly objects = new Map<string, Stored>();
   private seq = 0;
 
-  put<T extends StripeObject>(obj: T, account: string | null): T {
+  put(obj: StripeObject, account: string | null): StripeObject {
     const prev = this.objects.get(obj.id);
     this.objects.set(obj.id, { obj, account, seq: prev?.seq ?? ++this.seq });
     return obj;
