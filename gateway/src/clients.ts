@@ -25,6 +25,8 @@ import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
+import { ItemService } from "@vestibule/proto/billing/v1/item_service";
+import { PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -54,6 +56,8 @@ export interface ServiceClients {
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
   readonly analytics: Client<typeof AnalyticsService>;
+  readonly items: Client<typeof ItemService>;
+  readonly purchases: Client<typeof PurchaseService>;
 }
 
 /**
@@ -109,5 +113,7 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
+    items: tagged(createServiceClient(ItemService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    purchases: tagged(createServiceClient(PurchaseService, { ...base, baseUrl: config.billingUrl }), "billing"),
   };
 }

@@ -142,6 +142,8 @@ import {
 } from "./internal-analytics.ts";
 import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
+import { paymentsRoutes } from "./payments.ts";
+import { internalPaymentsRoutes } from "./internal-payments.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -286,4 +288,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   getSessionReplayChunkEventsRoute,
   getSessionReplayEventsRoute,
   analyticsQueryRoute,
+  // Issue 16: payments (billing service).
+  ...paymentsRoutes,
+  ...internalPaymentsRoutes,
 ];

@@ -1,0 +1,66 @@
+import { Type } from "typebox";
+import { knownError } from "@vestibule/shared/errors";
+import { NonEmptyString, Obj, OneOf, Optional } from "../../validation/index.ts";
+import { seedTransactionView } from "../../views/payments.ts";
+import { defineRoute } from "../route.ts";
+
+const ADMIN = ["admin"] as const;
+
+/** Admin payments (contract §10): test-mode purchases, the transactions list, the Stripe account. */
+export const testModePurchaseRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/test-mode-purchase-session",
+  summary: "Complete the purchase of a purchase code without Stripe (test mode)",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Obj({ full_code: NonEmptyString(), price_id: Type.String(), quantity: Optional(Type.Integer({ minimum: 1 })) }) },
+  async handler({ auth, body, clients }) {
+    await clients.purchases.completeTestModePurchase({ projectId: auth.projectId, fullCode: body.full_code, priceId: body.price_id, quantity: body.quantity ?? 1 });
+    return { json: { success: true } };
+  },
+});
+
+export const listTransactionsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/payments/transactions",
+  summary: "Purchases and item quantity changes, newest first (seed-era envelope)",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: {
+    query: Obj({
+      cursor: Optional(Type.String()),
+      limit: Optional(Type.String()),
+      type: Optional(OneOf(["subscription", "one_time", "item_quantity_change"] as const)),
+      customer_type: Optional(OneOf(["user", "team", "custom"] as const)),
+    }),
+  },
+  async handler({ auth, query, clients, req }) {
+    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+      throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
+    }
+    const r = await clients.purchases.listTransactions({
+      projectId: auth.projectId,
+      cursor: query.cursor ?? "",
+      limit,
+      type: query.type ?? "",
+      customerType: query.customer_type ?? "",
+    });
+    return { json: { transactions: r.transactions.map(seedTransactionView), next_cursor: r.nextCursor || null } };
+  },
+});
+
+export const stripeAccountInfoRoute = defineRoute({
+  method: "GET",
+  path: "/internal/payments/stripe/account-info",
+  summary: "The project's Stripe account (STRIPE_ACCOUNT_INFO_NOT_FOUND until onboarded)",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: {},
+  async handler() {
+    // No project has a connected Stripe account until onboarding (`/internal/payments/setup`) exists.
+    throw knownError("STRIPE_ACCOUNT_INFO_NOT_FOUND");
+  },
+});
+
+export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute];
