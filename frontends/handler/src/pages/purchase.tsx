@@ -3,6 +3,7 @@
  * shows the offer (or product) with its prices per currency and interval, the quantity when the offer is stackable,
  * and any conflict (already bought, another offer of the same group); then pays: `purchase-session` gives a client
  * secret, Stripe.js (loaded from the configured URL, see purchase/stripe-loader.ts) shows the card form and confirms.
+ * In test mode (no Stripe account yet) a signed-in owner of the project completes it without payment (purchase/owner.ts).
  */
 import { useEffect, useRef, useState } from "react";
 import { Alert, Button, ErrorAlert, Spinner, TextField, loadRuntimeConfig, useAction, useLocation } from "@vestibule/ui";
@@ -10,6 +11,7 @@ import { AuthCard, AuthCardSkeleton } from "../layout.tsx";
 import { once } from "../one-time.ts";
 import { createPurchaseSession, durationText, formatAmount, intervalText, validateCode, type PurchaseCodeView } from "../purchase/offer.ts";
 import { loadStripeJs, type StripeElements, type StripeJs } from "../purchase/stripe-loader.ts";
+import { ownerAdminApp } from "../purchase/owner.ts";
 
 function codeFromPath(pathname: string): string {
   const m = /\/purchase\/([^/]+)\/?$/.exec(pathname);
@@ -75,6 +77,16 @@ function PurchaseForm({ code, view }: { code: string; view: PurchaseCodeView }) 
     element.mount(cardSlot.current);
     return () => element.destroy();
   }, [step]);
+  const [owner, setOwner] = useState<Awaited<ReturnType<typeof ownerAdminApp>> | "unknown">("unknown");
+  useEffect(() => {
+    if (!view.testMode) return;
+    once(`purchase-owner:${view.projectId}`, () => ownerAdminApp(view.projectId).catch(() => null)).then(setOwner);
+  }, [view.testMode, view.projectId]);
+  const [testBuy, testBuyState] = useAction(async () => {
+    if (!owner || owner === "unknown") return;
+    await owner.testModePurchase({ priceId, fullCode: code, quantity: offer?.stackable ? qty : 1 });
+    setStep({ kind: "done" });
+  });
   const [pay, payState] = useAction(async () => {
     if (step.kind !== "pay") return;
     setPayError(null);
@@ -104,7 +116,7 @@ function PurchaseForm({ code, view }: { code: string; view: PurchaseCodeView }) 
   }
   const blocked = view.alreadyBoughtNonStackable || !view.chargesEnabled || prices.length === 0;
   return (
-    <AuthCard title={offer.displayName} subtitle={view.testMode ? "Test mode: no real money is charged." : undefined}>
+    <AuthCard title={offer.displayName} subtitle={view.testMode ? "Test mode: nothing is charged." : undefined}>
       {offer.includedItems.length > 0 ? (
         <ul style={{ margin: 0, paddingLeft: "1.2rem" }} aria-label="Included">
           {offer.includedItems.map((i) => (
@@ -144,8 +156,18 @@ function PurchaseForm({ code, view }: { code: string; view: PurchaseCodeView }) 
           Total: {price.amounts.map((a) => formatAmount(a.amount, a.currency, qty)).join(" · ")} {intervalText(price.interval)}
         </p>
       ) : null}
-      <ErrorAlert error={startState.error ?? payState.error} />
-      {step.kind === "choose" ? (
+      <ErrorAlert error={startState.error ?? payState.error ?? testBuyState.error} />
+      {view.testMode ? (
+        owner === "unknown" ? (
+          <Spinner label="Checking who you are…" />
+        ) : owner ? (
+          <Button variant="primary" block disabled={blocked || !price || quantityError !== null} loading={testBuyState.pending} onClick={() => void testBuy()}>
+            Complete test purchase
+          </Button>
+        ) : (
+          <Alert kind="info">This seller has not set up payments yet. Only the project's owners can complete a test purchase, signed in to the dashboard.</Alert>
+        )
+      ) : step.kind === "choose" ? (
         <Button variant="primary" block disabled={blocked || !price || quantityError !== null} loading={startState.pending} onClick={() => void start()}>
           Continue to payment
         </Button>
