@@ -55,7 +55,14 @@ export function TestPurchase({ adminApp, offers }: { adminApp: StackAdminApp; of
       {offer && offer.prices.length === 0 ? <Alert kind="warning">This offer has no price to buy.</Alert> : null}
       <ErrorAlert error={linkState.error ?? buyState.error} />
       {done ? <Alert kind="success">{done}</Alert> : null}
-      {url ? <CopyField label="Purchase link (pay with test card 4242 4242 4242 4242)" value={url} /> : null}
+      {url ? (
+        <>
+          <CopyField label="Purchase link" value={url} />
+          <p className="vs-hint" style={{ margin: 0 }}>
+            Open it to see the hosted purchase page. With Stripe set up, pay with the test card 4242 4242 4242 4242.
+          </p>
+        </>
+      ) : null}
       <div className="vs-row">
         <Button type="submit" variant="primary" loading={buyState.pending} disabled={!ready}>
           Complete test purchase
