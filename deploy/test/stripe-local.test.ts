@@ -4,7 +4,10 @@
  * invoices, refunds, disputes, setup intents, Stripe's errors, and webhooks verified with `stripe.webhooks.constructEvent`
  * (signature, account, retries).
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -233,6 +236,33 @@ describe("local Stripe: webhook deliveries", () => {
       expect(badSignatures).toBe(2);
     } finally {
       await other.stop();
+    }
+  });
+});
+
+describe("local Stripe: state file", () => {
+  it("keeps accounts, customers and cards across a restart (npm start's .vestibule/stripe-local.json)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "local-stripe-"));
+    const stateFile = join(dir, "state.json");
+    try {
+      const first = await startLocalStripe({ webhookSecret: "whsec_x", stateFile });
+      const s1 = new Stripe(first.secretKey, { host: "127.0.0.1", port: first.port, protocol: "http" });
+      const account = await s1.accounts.create({ type: "express" });
+      const customer = await s1.customers.create({ email: "keep@example.com" }, { stripeAccount: account.id });
+      const declined = await s1.paymentMethods.create({ type: "card", card: { number: "4000000000000002", exp_month: 1, exp_year: 2040 } }, { stripeAccount: account.id });
+      await first.stop();
+      const second = await startLocalStripe({ webhookSecret: "whsec_x", stateFile });
+      try {
+        const s2 = new Stripe(second.secretKey, { host: "127.0.0.1", port: second.port, protocol: "http" });
+        expect((await s2.accounts.retrieve(account.id)).id).toBe(account.id);
+        expect((await s2.customers.retrieve(customer.id, {}, { stripeAccount: account.id })) as Stripe.Customer).toMatchObject({ email: "keep@example.com" });
+        const pi = await s2.paymentIntents.create({ amount: 100, currency: "usd" }, { stripeAccount: account.id });
+        await expect(s2.paymentIntents.confirm(pi.id, { payment_method: declined.id }, { stripeAccount: account.id })).rejects.toMatchObject({ code: "card_declined" });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

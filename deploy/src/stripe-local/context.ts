@@ -13,6 +13,8 @@ export interface LocalStripeState {
   readonly cardOutcome: Map<string, string | null>;
   emit(type: string, object: StripeObject, account: string | null, previous?: Record<string, unknown>): void;
   /** Set by the billing resources: a payment intent of an invoice succeeded (pays the invoice, activates its subscription). */
+  /** Called after every request that may have changed state (the snapshot file is written from it). */
+  changed?: () => void;
   onInvoicePaymentSucceeded?: (ctx: Ctx, invoiceId: string, paymentMethodId: string) => void;
 }
 

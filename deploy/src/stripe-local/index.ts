@@ -16,6 +16,7 @@
  *   const stripe = await startLocalStripe({ webhookUrl, webhookSecret: "whsec_..." });
  *   new Stripe(stripe.secretKey, { host: "127.0.0.1", port: stripe.port, protocol: "http" });
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import type { LocalStripeState } from "./context.ts";
@@ -42,6 +43,11 @@ export interface LocalStripeOptions {
   readonly publishableKey?: string;
   /** Waits before each webhook retry (default 0.5 s, 2 s, 5 s, 15 s, 60 s). */
   readonly retryDelaysMs?: readonly number[];
+  /**
+   * Keep the objects (accounts, customers, payment methods, subscriptions, ...) in this JSON file across restarts, so
+   * ids billing stored stay valid (npm start uses .vestibule/stripe-local.json). Default: memory only.
+   */
+  readonly stateFile?: string;
   readonly log?: (line: string) => void;
 }
 
@@ -78,9 +84,28 @@ export async function startLocalStripe(options: LocalStripeOptions): Promise<Loc
       const event = newEvent(type, object, account, state.apiVersion, previous);
       events.push(event);
       sender.send(event);
+
+    },
+    changed() {
+      if (options.stateFile && !saveTimer) {
+        saveTimer = setTimeout(() => {
+          saveTimer = undefined;
+          save();
+        }, 250);
+      }
     },
   };
   installInvoiceHook(state);
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = (): void => {
+    if (!options.stateFile) return;
+    writeFileSync(options.stateFile, JSON.stringify({ objects: state.store.dump(), cards: [...state.cardOutcome] }));
+  };
+  if (options.stateFile && existsSync(options.stateFile)) {
+    const snapshot = JSON.parse(readFileSync(options.stateFile, "utf8")) as { objects: Parameters<LocalStripeStore["load"]>[0]; cards: [string, string | null][] };
+    state.store.load(snapshot.objects);
+    for (const [pm, outcome] of snapshot.cards) state.cardOutcome.set(pm, outcome);
+  }
   const keys = { secretKey: options.secretKey ?? LOCAL_STRIPE_SECRET_KEY, publishableKey: options.publishableKey ?? LOCAL_STRIPE_PUBLISHABLE_KEY };
   const server = createLocalStripeServer(state, keys, () => events);
   await new Promise<void>((resolve, reject) => {
@@ -102,6 +127,8 @@ export async function startLocalStripe(options: LocalStripeOptions): Promise<Loc
     setWebhookUrl: (u) => sender.setUrl(u),
     webhooksIdle: () => sender.idle(),
     async stop() {
+      clearTimeout(saveTimer);
+      save();
       sender.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,8 @@
  * default, the real API) and STRIPE_SECRET_KEY / STRIPE_PUBLISHABLE_KEY / STRIPE_WEBHOOK_SECRET are the account's.
  */
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { stateDir } from "../paths.ts";
 import { LOCAL_STRIPE_DEFAULT_PORT, startLocalStripe, type LocalStripe } from "./index.ts";
 
 /** The gateway route Stripe's webhooks are delivered to (relative to the gateway's public URL). */
@@ -21,7 +23,7 @@ export async function launchLocalStripe(env: Readonly<Record<string, string | un
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
   let stripe: LocalStripe;
   try {
-    stripe = await startLocalStripe({ port, host, webhookSecret, webhookUrl: env.STRIPE_WEBHOOK_URL || undefined });
+    stripe = await startLocalStripe({ port, host, webhookSecret, webhookUrl: env.STRIPE_WEBHOOK_URL || undefined, stateFile: join(stateDir, "stripe-local.json") });
   } catch (err) {
     throw new Error(`the local Stripe server cannot listen on ${host}:${port} (${(err as Error).message}); set STRIPE_LOCAL_PORT`);
   }

@@ -98,6 +98,7 @@ export function createLocalStripeServer(state: LocalStripeState, keys: ServerKey
       const accountId = decodeURIComponent(onboarding[1]!);
       if (method === "GET") return send(res, 200, onboardingPage(accountId, url.searchParams.get("return_url")), "text/html; charset=utf-8");
       completeOnboarding({ state, params: {}, account: null, publishable: false }, accountId);
+      state.changed?.();
       const back = parseForm(raw).return_url;
       if (typeof back === "string" && /^https?:\/\//.test(back)) return send(res, 303, "", "text/plain", { location: back });
       return send(res, 200, "<p>Onboarding complete. You can close this page.</p>", "text/html; charset=utf-8");
@@ -154,6 +155,7 @@ export function createLocalStripeServer(state: LocalStripeState, keys: ServerKey
       body = JSON.stringify(publicView(err.toJSON()));
     }
     if (idemId) idempotent.set(idemId, { status, body });
+    if (method !== "GET") state.changed?.();
     send(res, status, body);
   };
 

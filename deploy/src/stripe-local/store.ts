@@ -43,6 +43,18 @@ export class LocalStripeStore {
   private readonly objects = new Map<string, Stored>();
   private seq = 0;
 
+  /** Everything, for a snapshot file (`npm start` keeps the local Stripe's state across restarts). */
+  dump(): { obj: StripeObject; account: string | null; seq: number }[] {
+    return [...this.objects.values()];
+  }
+
+  load(entries: readonly { obj: StripeObject; account: string | null; seq: number }[]): void {
+    for (const e of entries) {
+      this.objects.set(e.obj.id, { obj: e.obj, account: e.account, seq: e.seq });
+      this.seq = Math.max(this.seq, e.seq);
+    }
+  }
+
   put(obj: StripeObject, account: string | null): StripeObject {
     const prev = this.objects.get(obj.id);
     this.objects.set(obj.id, { obj, account, seq: prev?.seq ?? ++this.seq });
