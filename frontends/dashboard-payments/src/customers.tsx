@@ -23,7 +23,6 @@ export function Customers({ adminApp, items }: { adminApp: StackAdminApp; items:
   const key = `${type}/${customerId.trim()}/${selectedItem}`;
 
   const [lookUp, lookUpState] = useAction(async () => {
-    setChanged(null);
     const item = await adminApp.getItem({ itemId: selectedItem, ...customerOf(type, customerId.trim()) } as Parameters<StackAdminApp["getItem"]>[0]);
     setShown({ displayName: item.displayName, quantity: item.quantity, key });
   });
@@ -46,7 +45,7 @@ export function Customers({ adminApp, items }: { adminApp: StackAdminApp; items:
   return (
     <div className="vs-stack">
       {items.length === 0 ? <Alert kind="info">Define an item first (Items & offers).</Alert> : null}
-      <form className="vs-stack" noValidate aria-label="Look up a customer's item" onSubmit={(e: FormEvent) => { e.preventDefault(); if (ready) void lookUp(); }}>
+      <form className="vs-stack" noValidate aria-label="Look up a customer's item" onSubmit={(e: FormEvent) => { e.preventDefault(); setChanged(null); if (ready) void lookUp(); }}>
         <div className="vs-grid-2">
           <Select label="Customer type" value={type} options={[{ value: "user", label: "User" }, { value: "team", label: "Team" }, { value: "custom", label: "Custom id" }]} onChange={(t) => { setType(t as CustomerType); setItemId(""); setShown(null); }} />
           <TextField label={type === "user" ? "User id" : type === "team" ? "Team id" : "Custom customer id"} value={customerId} onChange={(v) => { setCustomerId(v); setShown(null); }} />

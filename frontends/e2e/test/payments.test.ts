@@ -29,10 +29,10 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ stripe: true, platform: { frontends: true } });
+  tp = await startTestPlatform({ stripe: true, platform: { frontends: true, readyTimeoutMs: 180_000 } });
   url = tp.platform.frontendsUrl!;
   browser = await launchBrowser();
-}, 240_000);
+}, 400_000);
 
 afterAll(async () => {
   await browser?.close();
