@@ -436,6 +436,8 @@ export class StackAdminApp extends StackServerApp {
       query: { allow_negative: "true" },
       body: { delta: options.quantity, expires_at: options.expiresAt, description: options.description },
     });
+    // A later getItem must see the change (as ServerItem.increaseQuantity does).
+    await this.caches.items.refresh([null, type, id, options.itemId]).catch(() => {});
   }
   async testModePurchase(options: { priceId: string; fullCode: string; quantity?: number }): Promise<void> {
     await this.admin("/internal/payments/test-mode-purchase-session", { method: "POST", body: { price_id: options.priceId, full_code: options.fullCode, quantity: options.quantity } });
