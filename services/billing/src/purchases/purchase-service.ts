@@ -192,5 +192,11 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     async listTransactions(req) {
       return listTransactions(ctx.pool, req);
     },
+
+    async getCustomerBilling(req) {
+      await customers.require(req.projectId, req.customerType as CustomerType, req.customerId);
+      // Stripe customers are created with the first Stripe payment, which this service does not take yet.
+      return { hasCustomer: false };
+    },
   };
 }
