@@ -96,6 +96,12 @@ export interface Platform {
 }
 
 const STOP_GRACE_MS = 10_000;
+
+/** The purchase page's Stripe.js settings, when a publishable key is configured (production: the real Stripe.js). */
+function stripeForFrontends(env: Record<string, string | undefined>): { stripe?: { jsUrl: string; publishableKey: string } } {
+  if (!env.STRIPE_PUBLISHABLE_KEY) return {};
+  return { stripe: { jsUrl: env.STRIPE_JS_URL || "https://js.stripe.com/v3", publishableKey: env.STRIPE_PUBLISHABLE_KEY } };
+}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** A timer that does not keep the process alive (for races against an exit). */
 const deadlineAfter = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
@@ -370,6 +376,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         mode: options.mode ?? "development",
         emailServiceUrl: serviceUrls.email,
         serviceSecret: options.serviceSecret,
+        ...stripeForFrontends({ ...process.env, ...sharedEnv }),
         log: (line) => sink(`frontends | ${line}`),
       });
     }
