@@ -57,10 +57,36 @@ export const stripeAccountInfoRoute = defineRoute({
   tags: ["Payments (admin)"],
   access: ADMIN,
   schemas: {},
-  async handler() {
-    // No project has a connected Stripe account until onboarding (`/internal/payments/setup`) exists.
-    throw knownError("STRIPE_ACCOUNT_INFO_NOT_FOUND");
+  async handler({ auth, clients }) {
+    const r = await clients.stripe.getStripeAccountInfo({ projectId: auth.projectId });
+    return { json: { account_id: r.accountId, charges_enabled: r.chargesEnabled, details_submitted: r.detailsSubmitted, payouts_enabled: r.payoutsEnabled } };
   },
 });
 
-export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute];
+export const paymentsSetupRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/setup",
+  summary: "Connect the project's Stripe account: answers the onboarding link",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Optional(Obj({})) },
+  async handler({ auth, clients }) {
+    const { url } = await clients.stripe.setUpPayments({ projectId: auth.projectId, returnUrl: "" });
+    return { json: { url } };
+  },
+});
+
+export const stripeWidgetsSessionRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/stripe-widgets/account-session",
+  summary: "A session for Stripe's embedded account widgets",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Optional(Obj({})) },
+  async handler({ auth, clients }) {
+    const { clientSecret } = await clients.stripe.createAccountSession({ projectId: auth.projectId });
+    return { json: { client_secret: clientSecret } };
+  },
+});
+
+export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute, paymentsSetupRoute, stripeWidgetsSessionRoute];

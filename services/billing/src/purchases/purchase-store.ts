@@ -100,6 +100,26 @@ export const purchaseStore = {
     return rows[0];
   },
 
+  async codeById(db: Queryable, id: string): Promise<PurchaseCodeRow | undefined> {
+    const { rows } = await db.query<PurchaseCodeRow>(`SELECT * FROM purchase_codes WHERE id = $1`, [id]);
+    return rows[0];
+  },
+
+  async updateSubscription(db: Queryable, id: string, u: { currentPeriodEnd?: Date | null; cancelAtPeriodEnd?: boolean; endedAt?: Date | null; status?: PurchaseRow["status"] }): Promise<void> {
+    await db.query(
+      `UPDATE purchases SET current_period_end = CASE WHEN $2 THEN $3::timestamptz ELSE current_period_end END,
+                            cancel_at_period_end = COALESCE($4, cancel_at_period_end),
+                            ended_at = CASE WHEN $5 THEN $6::timestamptz ELSE ended_at END,
+                            status = COALESCE($7, status)
+        WHERE id = $1`,
+      [id, u.currentPeriodEnd !== undefined, u.currentPeriodEnd ?? null, u.cancelAtPeriodEnd ?? null, u.endedAt !== undefined, u.endedAt ?? null, u.status ?? null],
+    );
+  },
+
+  async markRefundedByPaymentIntent(db: Queryable, paymentIntentId: string): Promise<void> {
+    await db.query(`UPDATE purchases SET status = 'refunded', ended_at = COALESCE(ended_at, now()) WHERE stripe_payment_intent_id = $1`, [paymentIntentId]);
+  },
+
   async purchaseBySubscription(db: Queryable, stripeSubscriptionId: string): Promise<PurchaseRow | undefined> {
     const { rows } = await db.query<PurchaseRow>(`SELECT * FROM purchases WHERE stripe_subscription_id = $1`, [stripeSubscriptionId]);
     return rows[0];
