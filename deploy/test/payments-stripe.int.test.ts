@@ -12,7 +12,8 @@ import { callDemo, type Access, type ApiAnswer } from "./platform-api.ts";
 
 let tp: TestPlatform;
 beforeAll(async () => {
-  tp = await startTestPlatform({ stripe: true });
+  // A generous start-up wait: on a loaded machine the seven processes can take over a minute to answer.
+  tp = await startTestPlatform({ stripe: true, platform: { readyTimeoutMs: 170_000 } });
   const config = {
     "payments.items.credits": { displayName: "Credits", customerType: "custom" },
     "payments.offers.pack": {
@@ -30,7 +31,7 @@ beforeAll(async () => {
     },
   };
   expect((await call("PATCH", "/internal/config/override", "admin", { config_override_string: JSON.stringify(config) })).status).toBe(200);
-}, 180_000);
+}, 240_000);
 afterAll(async () => {
   await tp?.stop();
 });
@@ -132,5 +133,25 @@ describe("payments through the local Stripe server", () => {
     expect(await quantity("stripe-subscriber")).toBe(100);
     const products = await call("GET", "/payments/products/custom/stripe-subscriber", "client");
     expect(products.json.items).toEqual([expect.objectContaining({ id: "pro", type: "subscription", subscription: expect.objectContaining({ cancel_at_period_end: false }) })]);
+    const firstEnd = Date.parse(products.json.items[0].subscription.current_period_end);
+
+    const created = tp.stripe!.events.find((e) => e.type === "customer.subscription.created")!;
+    const subId = (created.data as { object: { id: string } }).object.id;
+    const local = { method: "POST", headers: { authorization: `Bearer ${tp.stripe!.secretKey}`, "stripe-account": account } };
+    // Renewal: a paid cycle invoice moves the period end.
+    expect((await fetch(`${tp.stripe!.url}/_local/subscriptions/${subId}/advance`, local)).status).toBe(200);
+    await tp.stripe!.webhooksIdle();
+    const renewed = await call("GET", "/payments/products/custom/stripe-subscriber", "client");
+    expect(Date.parse(renewed.json.items[0].subscription.current_period_end)).toBeGreaterThan(firstEnd);
+    expect(await quantity("stripe-subscriber")).toBe(100);
+    // Cancel at period end, then the period ends: the subscription and its repeated items are gone.
+    const stripe = new Stripe(tp.stripe!.secretKey, { host: tp.stripe!.host, port: tp.stripe!.port, protocol: "http" });
+    await stripe.subscriptions.update(subId, { cancel_at_period_end: true }, { stripeAccount: account });
+    await tp.stripe!.webhooksIdle();
+    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "client")).json.items[0].subscription.cancel_at_period_end).toBe(true);
+    expect((await fetch(`${tp.stripe!.url}/_local/subscriptions/${subId}/advance`, local)).status).toBe(200);
+    await tp.stripe!.webhooksIdle();
+    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "client")).json.items).toEqual([]);
+    expect(await quantity("stripe-subscriber")).toBe(0);
   });
 });

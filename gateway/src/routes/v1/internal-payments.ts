@@ -1,10 +1,22 @@
 import { Type } from "typebox";
 import { knownError } from "@vestibule/shared/errors";
 import { NonEmptyString, Obj, OneOf, Optional } from "../../validation/index.ts";
-import { seedTransactionView } from "../../views/payments.ts";
+import { callerGeneration } from "../../http/generation.ts";
+import { entryTransactionView, seedTransactionView } from "../../views/payments.ts";
 import { defineRoute } from "../route.ts";
 
 const ADMIN = ["admin"] as const;
+
+/** Current-SDK transaction types → the seed-era filter billing knows ("none": a type this service never records). */
+const CURRENT_TYPES: Readonly<Record<string, string>> = {
+  purchase: "purchase",
+  "manual-item-quantity-change": "item_quantity_change",
+  "subscription-cancellation": "none",
+  "subscription-renewal": "none",
+  refund: "none",
+  chargeback: "none",
+  "product-change": "none",
+};
 
 /** Admin payments (contract §10): test-mode purchases, the transactions list, the Stripe account. */
 export const testModePurchaseRoute = defineRoute({
@@ -30,23 +42,35 @@ export const listTransactionsRoute = defineRoute({
     query: Obj({
       cursor: Optional(Type.String()),
       limit: Optional(Type.String()),
-      type: Optional(OneOf(["subscription", "one_time", "item_quantity_change"] as const)),
+      // Seed-era values (subscription, one_time, item_quantity_change) or current ones (purchase, manual-item-quantity-change, ...).
+      type: Optional(Type.String()),
       customer_type: Optional(OneOf(["user", "team", "custom"] as const)),
+      customer_id: Optional(Type.String()),
     }),
   },
   async handler({ auth, query, clients, req }) {
+    // The current SDK reads entry-based transactions from the same path; seed-era callers keep their shape.
+    const current = callerGeneration(req) === "current";
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
     }
-    const r = await clients.purchases.listTransactions({
-      projectId: auth.projectId,
-      cursor: query.cursor ?? "",
-      limit,
-      type: query.type ?? "",
-      customerType: query.customer_type ?? "",
-    });
-    return { json: { transactions: r.transactions.map(seedTransactionView), next_cursor: r.nextCursor || null } };
+    const type = query.type === undefined ? "" : (CURRENT_TYPES[query.type] ?? query.type);
+    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none"].includes(type)) {
+      throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.type must be one of the following values: subscription, one_time, item_quantity_change` });
+    }
+    const r =
+      type === "none"
+        ? { transactions: [], nextCursor: "" }
+        : await clients.purchases.listTransactions({
+            projectId: auth.projectId,
+            cursor: query.cursor ?? "",
+            limit,
+            type,
+            customerType: query.customer_type ?? "",
+            customerId: query.customer_id ?? "",
+          });
+    return { json: { transactions: r.transactions.map(current ? entryTransactionView : seedTransactionView), next_cursor: r.nextCursor || null } };
   },
 });
 

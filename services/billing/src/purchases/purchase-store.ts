@@ -125,13 +125,14 @@ export const purchaseStore = {
     return rows[0];
   },
 
-  async listPurchases(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; kind?: string; limit: number }): Promise<(PurchaseRow & { cursor_at: string })[]> {
+  async listPurchases(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; kind?: string; limit: number }): Promise<(PurchaseRow & { cursor_at: string })[]> {
     const { rows } = await db.query<PurchaseRow & { cursor_at: string }>(
       `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM purchases
         WHERE project_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($3::text IS NULL OR kind = $3)
+          AND ($7::text IS NULL OR customer_id = $7)
           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $6`,
-      [projectId, opts.customerType ?? null, opts.kind ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit],
+      [projectId, opts.customerType ?? null, opts.kind ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit, opts.customerId ?? null],
     );
     return rows;
   },

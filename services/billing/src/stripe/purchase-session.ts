@@ -41,7 +41,15 @@ export async function createPurchaseSession(rt: BillingRuntime, code: PurchaseCo
     opts,
   );
   const sub = await stripe.subscriptions.create(
-    { customer: customer.id, items: [{ price: stripePrice.id, quantity }], payment_behavior: "default_incomplete", metadata: { ...metadata }, expand: ["latest_invoice.confirmation_secret"] },
+    {
+      customer: customer.id,
+      items: [{ price: stripePrice.id, quantity }],
+      payment_behavior: "default_incomplete",
+      // The card of the first payment pays the renewals.
+      payment_settings: { save_default_payment_method: "on_subscription" },
+      metadata: { ...metadata },
+      expand: ["latest_invoice.confirmation_secret"],
+    },
     opts,
   );
   const invoice = sub.latest_invoice as Stripe.Invoice | null;
