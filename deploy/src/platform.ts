@@ -196,6 +196,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     LOG_LEVEL: options.logLevel ?? "info",
     VESTIBULE_MODE: options.mode ?? "development",
     VESTIBULE_PUBLIC_URL: publicUrl,
+    // Where the hosted pages are served (billing's purchase URLs: <frontends>/handler/purchase/<code>).
+    VESTIBULE_FRONTENDS_URL: `http://localhost:${ports.frontends}`,
     ...Object.fromEntries(SERVICE_NAMES.map((n) => [SERVICES[n].env, serviceUrls[n]])),
     ...(options.natsUrl ? { NATS_URL: options.natsUrl } : {}),
     ...(options.eventPrefix ? { VESTIBULE_EVENT_PREFIX: options.eventPrefix } : {}),

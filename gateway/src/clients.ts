@@ -27,6 +27,7 @@ import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notific
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import { ItemService } from "@vestibule/proto/billing/v1/item_service";
 import { PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
+import { StripeService } from "@vestibule/proto/billing/v1/stripe_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -58,6 +59,7 @@ export interface ServiceClients {
   readonly analytics: Client<typeof AnalyticsService>;
   readonly items: Client<typeof ItemService>;
   readonly purchases: Client<typeof PurchaseService>;
+  readonly stripe: Client<typeof StripeService>;
 }
 
 /**
@@ -115,5 +117,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
     items: tagged(createServiceClient(ItemService, { ...base, baseUrl: config.billingUrl }), "billing"),
     purchases: tagged(createServiceClient(PurchaseService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    stripe: tagged(createServiceClient(StripeService, { ...base, baseUrl: config.billingUrl }), "billing"),
   };
 }

@@ -16,6 +16,7 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
   app.removeAllContentTypeParsers();
   const parser = (req: FastifyRequest, raw: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
     const body = typeof raw === "string" ? Buffer.from(raw) : raw;
+    rawBodies.set(req, body);
     try {
       done(null, parseBody(req.headers["content-type"], body));
     } catch (err) {
@@ -27,6 +28,13 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
   for (const type of ["*", "application/json", "application/x-www-form-urlencoded"]) {
     app.addContentTypeParser(type, { parseAs: "buffer", bodyLimit }, parser);
   }
+}
+
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/** The request body's bytes as received (for signatures computed over them, e.g. Stripe webhooks). */
+export function rawBodyOf(req: FastifyRequest): Buffer | undefined {
+  return rawBodies.get(req);
 }
 
 export function parseBody(contentType: string | undefined, body: Buffer): unknown {

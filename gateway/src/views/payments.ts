@@ -43,3 +43,49 @@ export function seedTransactionView(t: Transaction): Record<string, unknown> {
       : {}),
   };
 }
+
+/** A current-SDK admin transaction (entry-based shape, latest-sdk.md E) of a seed-era transaction row. */
+export function entryTransactionView(t: Transaction): Record<string, unknown> {
+  const customer = { customer_type: t.customerType, customer_id: t.customerId };
+  const at = Number(t.createdAtMillis);
+  if (t.type === "item_quantity_change") {
+    return {
+      id: t.id,
+      created_at_millis: at,
+      effective_at_millis: at,
+      type: "manual-item-quantity-change",
+      ...customer,
+      entries: [{ type: "item_quantity_change", adjusted_transaction_id: null, adjusted_entry_index: null, ...customer, item_id: t.itemId, quantity: Number(t.quantity) }],
+      adjusted_by: [],
+      test_mode: false,
+    };
+  }
+  const price = parseJson(t.priceJson) as Record<string, unknown> | null;
+  const charged = price ? Object.fromEntries(Object.entries(price).filter(([k]) => /^[A-Z]{3}$/.test(k))) : {};
+  const entries: Record<string, unknown>[] = [
+    {
+      type: "product_grant",
+      adjusted_transaction_id: null,
+      adjusted_entry_index: null,
+      ...customer,
+      product_id: t.offerId || null,
+      product: parseJson(t.offerJson),
+      price_id: t.priceId || null,
+      quantity: Number(t.quantity),
+      ...(t.type === "subscription" ? { subscription_id: t.id } : { one_time_purchase_id: t.id }),
+    },
+  ];
+  if (!t.testMode && Object.keys(charged).length > 0) {
+    entries.push({ type: "money_transfer", adjusted_transaction_id: null, adjusted_entry_index: null, ...customer, charged_amount: charged, net_amount: charged });
+  }
+  return {
+    id: t.id,
+    created_at_millis: at,
+    effective_at_millis: at,
+    type: "purchase",
+    ...customer,
+    entries,
+    adjusted_by: t.status === "refunded" ? [{ transaction_id: null, entry_index: 0 }] : [],
+    test_mode: t.testMode,
+  };
+}

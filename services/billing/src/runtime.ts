@@ -3,6 +3,7 @@ import { createServiceClient } from "@vestibule/shared/rpc";
 import { peerUrl, type ServiceContext } from "@vestibule/shared/service";
 import { Customers } from "./customers/customers.ts";
 import { PaymentsConfigCache } from "./offers/payments-config-cache.ts";
+import { stripeFromEnv, type StripeSettings } from "./stripe/stripe-settings.ts";
 
 /** Billing settings from the environment (read once per service instance). */
 export interface BillingSettings {
@@ -18,6 +19,8 @@ export interface BillingRuntime {
   readonly config: PaymentsConfigCache;
   readonly customers: Customers;
   readonly settings: BillingSettings;
+  /** Undefined when STRIPE_SECRET_KEY is unset: everything but Stripe payments works. */
+  readonly stripe: StripeSettings | undefined;
 }
 
 const runtimes = new WeakMap<ServiceContext, BillingRuntime>();
@@ -34,6 +37,7 @@ export function billingRuntime(ctx: ServiceContext): BillingRuntime {
       frontendsUrl: (ctx.env.VESTIBULE_FRONTENDS_URL ?? "http://localhost:8101").replace(/\/+$/, ""),
       purchaseCodeTtlMs: 24 * 3600 * 1000,
     },
+    stripe: stripeFromEnv(ctx.env),
   };
   runtimes.set(ctx, rt);
   return rt;

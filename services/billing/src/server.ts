@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ItemService } from "@vestibule/proto/billing/v1/item_service";
 import { PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
+import { StripeService } from "@vestibule/proto/billing/v1/stripe_service";
 import { ProjectDeletedSchema } from "@vestibule/proto/identity/v1/events";
 import { consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
 import type { ServiceDefinition } from "@vestibule/shared/service";
@@ -10,6 +11,7 @@ import { itemStore } from "./items/item-store.ts";
 import { createPurchaseService } from "./purchases/purchase-service.ts";
 import { purchaseStore } from "./purchases/purchase-store.ts";
 import { billingRuntime } from "./runtime.ts";
+import { createStripeService } from "./stripe/stripe-service.ts";
 
 const projectDeleted = defineEvent("identity.project.deleted.v1", ProjectDeletedSchema);
 
@@ -21,11 +23,12 @@ const projectDeleted = defineEvent("identity.project.deleted.v1", ProjectDeleted
 export const billingService: ServiceDefinition = {
   name: "billing",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [ItemService.typeName, PurchaseService.typeName],
+  serviceNames: [ItemService.typeName, PurchaseService.typeName, StripeService.typeName],
   routes(router, ctx) {
     const rt = billingRuntime(ctx);
     router.service(ItemService, createItemService(rt));
     router.service(PurchaseService, createPurchaseService(rt));
+    router.service(StripeService, createStripeService(rt));
   },
   async start(ctx) {
     const rt = billingRuntime(ctx);

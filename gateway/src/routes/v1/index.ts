@@ -103,7 +103,7 @@ import {
 } from "./permissions.ts";
 import { transferProjectRoute } from "./internal-project-transfer.ts";
 import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
-import { credentialScanningRevokeRoute } from "./integrations.ts";
+import { credentialScanningRevokeRoute, stripeWebhookRoute } from "./integrations.ts";
 import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
@@ -291,4 +291,5 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   // Issue 16: payments (billing service).
   ...paymentsRoutes,
   ...internalPaymentsRoutes,
+  stripeWebhookRoute,
 ];

@@ -1,10 +1,22 @@
 import { Type } from "typebox";
 import { knownError } from "@vestibule/shared/errors";
 import { NonEmptyString, Obj, OneOf, Optional } from "../../validation/index.ts";
-import { seedTransactionView } from "../../views/payments.ts";
+import { callerGeneration } from "../../http/generation.ts";
+import { entryTransactionView, seedTransactionView } from "../../views/payments.ts";
 import { defineRoute } from "../route.ts";
 
 const ADMIN = ["admin"] as const;
+
+/** Current-SDK transaction types → the seed-era filter billing knows ("none": a type this service never records). */
+const CURRENT_TYPES: Readonly<Record<string, string>> = {
+  purchase: "purchase",
+  "manual-item-quantity-change": "item_quantity_change",
+  "subscription-cancellation": "none",
+  "subscription-renewal": "none",
+  refund: "none",
+  chargeback: "none",
+  "product-change": "none",
+};
 
 /** Admin payments (contract §10): test-mode purchases, the transactions list, the Stripe account. */
 export const testModePurchaseRoute = defineRoute({
@@ -30,23 +42,35 @@ export const listTransactionsRoute = defineRoute({
     query: Obj({
       cursor: Optional(Type.String()),
       limit: Optional(Type.String()),
-      type: Optional(OneOf(["subscription", "one_time", "item_quantity_change"] as const)),
+      // Seed-era values (subscription, one_time, item_quantity_change) or current ones (purchase, manual-item-quantity-change, ...).
+      type: Optional(Type.String()),
       customer_type: Optional(OneOf(["user", "team", "custom"] as const)),
+      customer_id: Optional(Type.String()),
     }),
   },
   async handler({ auth, query, clients, req }) {
+    // The current SDK reads entry-based transactions from the same path; seed-era callers keep their shape.
+    const current = callerGeneration(req) === "current";
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
     }
-    const r = await clients.purchases.listTransactions({
-      projectId: auth.projectId,
-      cursor: query.cursor ?? "",
-      limit,
-      type: query.type ?? "",
-      customerType: query.customer_type ?? "",
-    });
-    return { json: { transactions: r.transactions.map(seedTransactionView), next_cursor: r.nextCursor || null } };
+    const type = query.type === undefined ? "" : (CURRENT_TYPES[query.type] ?? query.type);
+    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none"].includes(type)) {
+      throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.type must be one of the following values: subscription, one_time, item_quantity_change` });
+    }
+    const r =
+      type === "none"
+        ? { transactions: [], nextCursor: "" }
+        : await clients.purchases.listTransactions({
+            projectId: auth.projectId,
+            cursor: query.cursor ?? "",
+            limit,
+            type,
+            customerType: query.customer_type ?? "",
+            customerId: query.customer_id ?? "",
+          });
+    return { json: { transactions: r.transactions.map(current ? entryTransactionView : seedTransactionView), next_cursor: r.nextCursor || null } };
   },
 });
 
@@ -57,10 +81,36 @@ export const stripeAccountInfoRoute = defineRoute({
   tags: ["Payments (admin)"],
   access: ADMIN,
   schemas: {},
-  async handler() {
-    // No project has a connected Stripe account until onboarding (`/internal/payments/setup`) exists.
-    throw knownError("STRIPE_ACCOUNT_INFO_NOT_FOUND");
+  async handler({ auth, clients }) {
+    const r = await clients.stripe.getStripeAccountInfo({ projectId: auth.projectId });
+    return { json: { account_id: r.accountId, charges_enabled: r.chargesEnabled, details_submitted: r.detailsSubmitted, payouts_enabled: r.payoutsEnabled } };
   },
 });
 
-export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute];
+export const paymentsSetupRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/setup",
+  summary: "Connect the project's Stripe account: answers the onboarding link",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Optional(Obj({})) },
+  async handler({ auth, clients }) {
+    const { url } = await clients.stripe.setUpPayments({ projectId: auth.projectId, returnUrl: "" });
+    return { json: { url } };
+  },
+});
+
+export const stripeWidgetsSessionRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/stripe-widgets/account-session",
+  summary: "A session for Stripe's embedded account widgets",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Optional(Obj({})) },
+  async handler({ auth, clients }) {
+    const { clientSecret } = await clients.stripe.createAccountSession({ projectId: auth.projectId });
+    return { json: { client_secret: clientSecret } };
+  },
+});
+
+export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute, paymentsSetupRoute, stripeWidgetsSessionRoute];

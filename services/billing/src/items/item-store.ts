@@ -58,13 +58,13 @@ export const itemStore = {
   },
 
   /** Newest first, before the (created_at, id) cursor. */
-  async listChanges(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; limit: number }): Promise<(QuantityChangeRow & { cursor_at: string })[]> {
+  async listChanges(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; limit: number }): Promise<(QuantityChangeRow & { cursor_at: string })[]> {
     const { rows } = await db.query<QuantityChangeRow & { cursor_at: string }>(
       `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM item_quantity_changes
-        WHERE project_id = $1 AND ($2::text IS NULL OR customer_type = $2)
+        WHERE project_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($6::text IS NULL OR customer_id = $6)
           AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $5`,
-      [projectId, opts.customerType ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit],
+      [projectId, opts.customerType ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit, opts.customerId ?? null],
     );
     return rows;
   },

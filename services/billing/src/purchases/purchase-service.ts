@@ -1,15 +1,17 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Dialect, PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
-import { withTransaction, type PoolClient } from "@vestibule/shared/db";
+import { withTransaction } from "@vestibule/shared/db";
 import { knownError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
-import { purchaseCreated, subscriptionUpdated } from "../events.ts";
 import { offerToWire, type CustomerType, type Offer, type Price } from "../offers/offer-rules.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { resolveOffer } from "./offer-resolution.ts";
 import { toPurchaseFacts } from "./purchase-facts.ts";
 import { alreadyOwnsNonStackable, choosePrice, conflictingGroupOffers, firstPeriodEnd } from "./purchase-rules.ts";
+import { recordPurchase } from "./record-purchase.ts";
+import { createPurchaseSession } from "../stripe/purchase-session.ts";
+import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type NewPurchase, type PurchaseCodeRow } from "./purchase-store.ts";
 import { listTransactions } from "./transactions.ts";
 
@@ -24,39 +26,8 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     return row;
   }
 
-  /**
-   * Records a purchase in one transaction with its event: serialised per customer, refused when the customer owns
-   * the non-stackable offer already; active subscriptions of other offers of the same group end (a switch).
-   */
-  async function recordPurchase(p: Omit<NewPurchase, "id">, onOwned: () => never): Promise<string> {
-    const id = newId();
-    await withTransaction(ctx.pool, async (tx: PoolClient) => {
-      await purchaseStore.lockCustomer(tx, p.projectId, p.customerType, p.customerId);
-      const owned = (await purchaseStore.customerPurchases(tx, p.projectId, p.customerType, p.customerId)).map(toPurchaseFacts);
-      const now = new Date();
-      if (alreadyOwnsNonStackable(p.offerId, p.offer, owned, now)) onOwned();
-      const replaced = conflictingGroupOffers(p.offerId, p.offer, owned, now).map((c) => c.offerId);
-      for (const ended of await purchaseStore.endActiveOffers(tx, p.projectId, p.customerType, p.customerId, replaced)) {
-        await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: ended, status: "canceled", cancelAtPeriodEnd: false }, { projectId: p.projectId });
-      }
-      await purchaseStore.insertPurchase(tx, { ...p, id });
-      await ctx.outbox.enqueue(
-        tx,
-        purchaseCreated,
-        {
-          purchaseId: id,
-          customerType: p.customerType,
-          customerId: p.customerId,
-          offerId: p.offerId ?? "",
-          priceId: p.priceId ?? "",
-          quantity: p.quantity,
-          testMode: p.testMode,
-          type: p.kind,
-        },
-        { projectId: p.projectId },
-      );
-    });
-    return id;
+  async function record(p: Omit<NewPurchase, "id">, onOwned: () => never): Promise<string> {
+    return withTransaction(ctx.pool, (tx) => recordPurchase(ctx, tx, p, onOwned));
   }
 
   function kindOf(price: Price | null): "one_time" | "subscription" {
@@ -90,7 +61,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
       return {
         offerJson: JSON.stringify(offerToWire(offer)),
         offerId: code.offer_id ?? "",
-        stripeAccountId: "",
+        stripeAccountId: (await stripeStore.accountOf(ctx.pool, code.project_id)) ?? "",
         projectId: code.project_id,
         alreadyBoughtNonStackable: alreadyOwnsNonStackable(code.offer_id, code.offer, owned, now),
         conflictingGroupOffers: conflictingGroupOffers(code.offer_id, code.offer, owned, now),
@@ -100,8 +71,13 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
     async createPurchaseSession(req) {
       const code = await codeRow(req.fullCode);
-      choosePrice(code.offer, req.priceId, req.quantity || 1);
-      throw knownError("STRIPE_ACCOUNT_INFO_NOT_FOUND");
+      const quantity = req.quantity || 1;
+      const price = choosePrice(code.offer, req.priceId, quantity);
+      const owned = (await purchaseStore.customerPurchases(ctx.pool, code.project_id, code.customer_type, code.customer_id)).map(toPurchaseFacts);
+      if (alreadyOwnsNonStackable(code.offer_id, code.offer, owned, new Date())) {
+        throw knownError("SCHEMA_ERROR", { message: "Customer already has purchased this offer; this offer is not stackable" });
+      }
+      return { clientSecret: await createPurchaseSession(rt, code, price, quantity) };
     },
 
     async completeTestModePurchase(req) {
@@ -109,7 +85,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
       if (code.project_id !== req.projectId) throw knownError("VERIFICATION_CODE_NOT_FOUND");
       const quantity = req.quantity || 1;
       const price = choosePrice(code.offer, req.priceId, quantity);
-      const purchaseId = await recordPurchase(
+      const purchaseId = await record(
         {
           projectId: code.project_id,
           customerType: code.customer_type,
@@ -144,7 +120,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
       if (quantity > 1 && !offer.stackable) throw knownError("SCHEMA_ERROR", { message: "This product is not stackable; quantity must be 1" });
       const price = offer.prices[0] ?? null;
       const kind = kindOf(price);
-      const purchaseId = await recordPurchase(
+      const purchaseId = await record(
         {
           projectId: req.projectId,
           customerType: req.customerType,
@@ -191,6 +167,12 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
     async listTransactions(req) {
       return listTransactions(ctx.pool, req);
+    },
+
+    async getCustomerBilling(req) {
+      await customers.require(req.projectId, req.customerType as CustomerType, req.customerId);
+      // Stripe customers are created with the first Stripe payment, which this service does not take yet.
+      return { hasCustomer: false };
     },
   };
 }

@@ -100,18 +100,39 @@ export const purchaseStore = {
     return rows[0];
   },
 
+  async codeById(db: Queryable, id: string): Promise<PurchaseCodeRow | undefined> {
+    const { rows } = await db.query<PurchaseCodeRow>(`SELECT * FROM purchase_codes WHERE id = $1`, [id]);
+    return rows[0];
+  },
+
+  async updateSubscription(db: Queryable, id: string, u: { currentPeriodEnd?: Date | null; cancelAtPeriodEnd?: boolean; endedAt?: Date | null; status?: PurchaseRow["status"] }): Promise<void> {
+    await db.query(
+      `UPDATE purchases SET current_period_end = CASE WHEN $2 THEN $3::timestamptz ELSE current_period_end END,
+                            cancel_at_period_end = COALESCE($4, cancel_at_period_end),
+                            ended_at = CASE WHEN $5 THEN $6::timestamptz ELSE ended_at END,
+                            status = COALESCE($7, status)
+        WHERE id = $1`,
+      [id, u.currentPeriodEnd !== undefined, u.currentPeriodEnd ?? null, u.cancelAtPeriodEnd ?? null, u.endedAt !== undefined, u.endedAt ?? null, u.status ?? null],
+    );
+  },
+
+  async markRefundedByPaymentIntent(db: Queryable, paymentIntentId: string): Promise<void> {
+    await db.query(`UPDATE purchases SET status = 'refunded', ended_at = COALESCE(ended_at, now()) WHERE stripe_payment_intent_id = $1`, [paymentIntentId]);
+  },
+
   async purchaseBySubscription(db: Queryable, stripeSubscriptionId: string): Promise<PurchaseRow | undefined> {
     const { rows } = await db.query<PurchaseRow>(`SELECT * FROM purchases WHERE stripe_subscription_id = $1`, [stripeSubscriptionId]);
     return rows[0];
   },
 
-  async listPurchases(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; kind?: string; limit: number }): Promise<(PurchaseRow & { cursor_at: string })[]> {
+  async listPurchases(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; kind?: string; limit: number }): Promise<(PurchaseRow & { cursor_at: string })[]> {
     const { rows } = await db.query<PurchaseRow & { cursor_at: string }>(
       `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM purchases
         WHERE project_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($3::text IS NULL OR kind = $3)
+          AND ($7::text IS NULL OR customer_id = $7)
           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $6`,
-      [projectId, opts.customerType ?? null, opts.kind ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit],
+      [projectId, opts.customerType ?? null, opts.kind ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit, opts.customerId ?? null],
     );
     return rows;
   },

@@ -2,6 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ListTransactionsRequest, ListTransactionsResponseSchema, TransactionSchema } from "@vestibule/proto/billing/v1/purchase_service";
 import type { Queryable } from "@vestibule/shared/db";
 import { itemStore } from "../items/item-store.ts";
+import { offerToWire } from "../offers/offer-rules.ts";
 import { purchaseStore } from "./purchase-store.ts";
 
 type TransactionInit = MessageInitShape<typeof TransactionSchema> & { cursorAt: string };
@@ -27,12 +28,13 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
   const limit = Math.min(Math.max(req.limit > 0 ? req.limit : 50, 1), 200);
   const before = decodeCursor(req.cursor);
   const customerType = req.customerType || undefined;
+  const customerId = req.customerId || undefined;
   const wantChanges = !req.type || req.type === "item_quantity_change";
   const wantKind = req.type === "subscription" || req.type === "one_time" ? req.type : undefined;
-  const wantPurchases = !req.type || wantKind !== undefined;
+  const wantPurchases = !req.type || req.type === "purchase" || wantKind !== undefined;
   const [changes, purchases] = await Promise.all([
-    wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, limit: limit + 1 }) : [],
-    wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, kind: wantKind, limit: limit + 1 }) : [],
+    wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
+    wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, customerId, kind: wantKind, limit: limit + 1 }) : [],
   ]);
   const all: TransactionInit[] = [
     ...changes.map((c) => ({
@@ -62,6 +64,8 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
         offerDisplayName: p.offer.displayName,
         priceJson: price ? JSON.stringify({ ...price.amounts, ...(price.interval ? { interval: price.interval } : {}) }) : "",
         status: p.status,
+        offerJson: JSON.stringify(offerToWire(p.offer)),
+        priceId: p.price_id ?? "",
         cursorAt: p.cursor_at,
       };
     }),

@@ -5,56 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
+import { PAYMENTS_CONFIG } from "../../../payments-support.ts";
 
 let stack: Stack;
 let admin: Record<string, string>;
 let server: Record<string, string>;
 let client: Record<string, string>;
+/** Current-SDK callers (x-hexclave-* headers): their errors come in the product dialect. */
+let currentClient: Record<string, string>;
+let currentServer: Record<string, string>;
 let userId: string;
 let teamId: string;
 
-export const PAYMENTS_CONFIG = {
-  "payments.items.credits": { displayName: "Credits", customerType: "user" },
-  "payments.items.seats": { displayName: "Seats", customerType: "team" },
-  "payments.items.tokens": { displayName: "Tokens", customerType: "custom" },
-  "payments.groups.plans": { displayName: "Plans" },
-  "payments.offers.free": {
-    displayName: "Free",
-    customerType: "user",
-    groupId: "plans",
-    prices: "include-by-default",
-    includedItems: { credits: { quantity: 5, repeat: "never", expires: "when-purchase-expires" } },
-  },
-  "payments.offers.pro": {
-    displayName: "Pro",
-    customerType: "user",
-    groupId: "plans",
-    prices: { monthly: { USD: "10", interval: [1, "month"] } },
-    includedItems: { credits: { quantity: 100, repeat: "never", expires: "when-purchase-expires" } },
-  },
-  "payments.offers.pack": {
-    displayName: "Credit pack",
-    customerType: "user",
-    stackable: true,
-    prices: { once: { USD: "5.50", EUR: "5" } },
-    includedItems: { credits: { quantity: 10, repeat: "never", expires: "never" } },
-  },
-  "payments.offers.hidden": { displayName: "Hidden", customerType: "user", serverOnly: true, prices: { once: { USD: "1" } } },
-  // The current dialect's key: read as an offer too.
-  "payments.products.team-plan": {
-    displayName: "Team plan",
-    customerType: "team",
-    catalogId: "plans",
-    prices: { yearly: { USD: "100", interval: [1, "year"] } },
-    includedItems: { seats: { quantity: 10, repeat: "never", expires: "when-purchase-expires" } },
-  },
-};
-
 beforeAll(async () => {
-  stack = await startStack({ billing: true, teams: true });
+  stack = await startStack({ billing: true, teams: true, auth: true });
   admin = headersFor(stack.demo, "admin");
   server = headersFor(stack.demo, "server");
   client = headersFor(stack.demo, "client");
+  currentClient = headersFor(stack.demo, "client", "x-hexclave-");
+  currentServer = headersFor(stack.demo, "server", "x-hexclave-");
   const override = await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify(PAYMENTS_CONFIG) } });
   expect(override.status).toBe(200);
   const user = await call(stack, "POST", "/api/v1/users", { headers: server, body: { display_name: "Buyer" } });
@@ -63,14 +32,14 @@ beforeAll(async () => {
   const team = await call(stack, "POST", "/api/v1/teams", { headers: server, body: { display_name: "Buyers" } });
   expect(team.status).toBe(201);
   teamId = team.json.id;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await stack?.stop();
 });
 
 const item = (type: string, id: string, itemId: string, headers = client) => call(stack, "GET", `/api/v1/payments/items/${type}/${id}/${itemId}`, { headers });
-const change = (type: string, id: string, itemId: string, body: Record<string, unknown>, allowNegative: string | undefined = "false", headers = server) =>
-  call(stack, "POST", `/api/v1/payments/items/${type}/${id}/${itemId}/update-quantity${allowNegative === undefined ? "" : `?allow_negative=${allowNegative}`}`, { headers, body });
+const change = (type: string, id: string, itemId: string, body: Record<string, unknown>, allowNegative: string | null = "false", headers = server) =>
+  call(stack, "POST", `/api/v1/payments/items/${type}/${id}/${itemId}/update-quantity${allowNegative === null ? "" : `?allow_negative=${allowNegative}`}`, { headers, body });
 const purchaseUrl = (body: Record<string, unknown>, headers = client) => call(stack, "POST", "/api/v1/payments/purchases/create-purchase-url", { headers, body });
 const fullCodeOf = (url: string) => decodeURIComponent(new URL(url).pathname.split("/handler/purchase/")[1]!);
 
@@ -95,7 +64,7 @@ describe("GET /payments/items", () => {
 describe("POST /payments/items/.../update-quantity", () => {
   it("needs server access and the allow_negative query; refuses to go below zero without it", async () => {
     expectKnownError(await change("custom", "c-neg", "tokens", { delta: 1 }, "false", client), 401, "INSUFFICIENT_ACCESS_TYPE");
-    expectKnownError(await change("custom", "c-neg", "tokens", { delta: 1 }, undefined), 400, "SCHEMA_ERROR");
+    expectKnownError(await change("custom", "c-neg", "tokens", { delta: 1 }, null), 400, "SCHEMA_ERROR");
     const added = await change("custom", "c-neg", "tokens", { delta: 3, description: "welcome" });
     expect(added.status).toBe(200);
     expect(added.json.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -155,19 +124,19 @@ describe("POST /payments/purchases/create-purchase-url: errors in the caller's d
   });
 
   it("product fields → PRODUCT_* errors; the products config key is read too", async () => {
-    const missing = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "nope" });
+    const missing = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "nope" }, currentClient);
     expectKnownError(missing, 400, "PRODUCT_DOES_NOT_EXIST");
     expect(missing.json.details).toEqual({ product_id: "nope", context: null });
-    const hidden = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "hidden" });
+    const hidden = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "hidden" }, currentClient);
     expectKnownError(hidden, 400, "PRODUCT_DOES_NOT_EXIST");
     expect(hidden.json.details).toEqual({ product_id: "hidden", context: "server_only" });
-    const mismatch = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "team-plan" });
+    const mismatch = await purchaseUrl({ customer_type: "user", customer_id: userId, product_id: "team-plan" }, currentClient);
     expectKnownError(mismatch, 400, "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH");
     expect(mismatch.json.details).toEqual({ product_id: "team-plan", customer_id: userId, product_customer_type: "team", actual_customer_type: "user" });
-    const ok = await purchaseUrl({ customer_type: "team", customer_id: teamId, product_id: "team-plan" });
+    const ok = await purchaseUrl({ customer_type: "team", customer_id: teamId, product_id: "team-plan" }, currentClient);
     expect(ok.status).toBe(200);
     expect(ok.json.url).toMatch(/\/handler\/purchase\/.+/);
-    expectKnownError(await purchaseUrl({ customer_type: "user", customer_id: "6f1d4c1e-1111-4111-8111-111111111111", product_id: "pro" }), 404, "USER_NOT_FOUND");
+    expectKnownError(await purchaseUrl({ customer_type: "user", customer_id: "6f1d4c1e-1111-4111-8111-111111111111", product_id: "pro" }, currentClient), 404, "USER_NOT_FOUND");
   });
 });
 
@@ -216,8 +185,10 @@ describe("purchase codes and test-mode purchases", () => {
     const granted = await grant({ product_id: "team-plan" });
     expect(granted.status).toBe(200);
     expect(granted.json).toEqual({ success: true, subscription_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expectKnownError(await grant({ product_id: "team-plan" }), 400, "PRODUCT_ALREADY_GRANTED");
-    expectKnownError(await grant({ product_id: "pro" }), 400, "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH");
+    expectKnownError(await grant({ product_id: "team-plan" }, currentServer), 400, "PRODUCT_ALREADY_GRANTED");
+    expectKnownError(await grant({ product_id: "pro" }, currentServer), 400, "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH");
+    // A seed-era caller gets the same condition in its own dialect
+    expectKnownError(await grant({ product_id: "pro" }), 400, "OFFER_CUSTOMER_TYPE_DOES_NOT_MATCH");
     expect((await item("team", teamId, "seats")).json.quantity).toBe(10);
     const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client });
     expect(list.status).toBe(200);

@@ -10,7 +10,95 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/purchase_service.proto.
  */
 export const file_vestibule_billing_v1_purchase_service: GenFile = /*@__PURE__*/
-  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSLgAQoYQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIQCghvZmZlcl9pZBgEIAEoCRIZChFpbmxpbmVfb2ZmZXJfanNvbhgFIAEoCRIuCgdkaWFsZWN0GAYgASgOMh0udmVzdGlidWxlLmJpbGxpbmcudjEuRGlhbGVjdBITCgthY2Nlc3NfdHlwZRgHIAEoCRISCgpyZXR1cm5fdXJsGAggASgJIjsKGUNyZWF0ZVB1cmNoYXNlVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJEhEKCWZ1bGxfY29kZRgCIAEoCSIwChtWYWxpZGF0ZVB1cmNoYXNlQ29kZVJlcXVlc3QSEQoJZnVsbF9jb2RlGAEgASgJIvcBChxWYWxpZGF0ZVB1cmNoYXNlQ29kZVJlc3BvbnNlEhIKCm9mZmVyX2pzb24YASABKAkSEAoIb2ZmZXJfaWQYAiABKAkSGQoRc3RyaXBlX2FjY291bnRfaWQYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRIkChxhbHJlYWR5X2JvdWdodF9ub25fc3RhY2thYmxlGAUgASgIEkgKGGNvbmZsaWN0aW5nX2dyb3VwX29mZmVycxgGIAMoCzImLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbmZsaWN0aW5nT2ZmZXISEgoKcmV0dXJuX3VybBgHIAEoCSI6ChBDb25mbGljdGluZ09mZmVyEhAKCG9mZmVyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSJVChxDcmVhdGVQdXJjaGFzZVNlc3Npb25SZXF1ZXN0EhEKCWZ1bGxfY29kZRgBIAEoCRIQCghwcmljZV9pZBgCIAEoCRIQCghxdWFudGl0eRgDIAEoBSI2Ch1DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJImwKH0NvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCglmdWxsX2NvZGUYAiABKAkSEAoIcHJpY2VfaWQYAyABKAkSEAoIcXVhbnRpdHkYBCABKAUiNwogQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVzcG9uc2USEwoLcHVyY2hhc2VfaWQYASABKAkiyAEKE0dyYW50UHJvZHVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEhIKCnByb2R1Y3RfaWQYBCABKAkSGwoTaW5saW5lX3Byb2R1Y3RfanNvbhgFIAEoCRIQCghxdWFudGl0eRgGIAEoBRIuCgdkaWFsZWN0GAcgASgOMh0udmVzdGlidWxlLmJpbGxpbmcudjEuRGlhbGVjdCJEChRHcmFudFByb2R1Y3RSZXNwb25zZRITCgtwdXJjaGFzZV9pZBgBIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYAiABKAkidAoTTGlzdFByb2R1Y3RzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDgoGY3Vyc29yGAQgASgJEg0KBWxpbWl0GAUgASgFImEKFExpc3RQcm9kdWN0c1Jlc3BvbnNlEjQKCHByb2R1Y3RzGAEgAygLMiIudmVzdGlidWxlLmJpbGxpbmcudjEuT3duZWRQcm9kdWN0EhMKC25leHRfY3Vyc29yGAIgASgJIuoBCgxPd25lZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRIUCgxwcm9kdWN0X2pzb24YAyABKAkSDAoEdHlwZRgEIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYBSABKAkSJgoZY3VycmVudF9wZXJpb2RfZW5kX21pbGxpcxgGIAEoA0gAiAEBEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAcgASgIEhMKC3B1cmNoYXNlX2lkGAggASgJQhwKGl9jdXJyZW50X3BlcmlvZF9lbmRfbWlsbGlzInEKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDgoGY3Vyc29yGAIgASgJEg0KBWxpbWl0GAMgASgFEgwKBHR5cGUYBCABKAkSFQoNY3VzdG9tZXJfdHlwZRgFIAEoCSJoChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNwoMdHJhbnNhY3Rpb25zGAEgAygLMiEudmVzdGlidWxlLmJpbGxpbmcudjEuVHJhbnNhY3Rpb24SEwoLbmV4dF9jdXJzb3IYAiABKAkiwQIKC1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSGQoRY3JlYXRlZF9hdF9taWxsaXMYAyABKAMSFQoNY3VzdG9tZXJfdHlwZRgEIAEoCRITCgtjdXN0b21lcl9pZBgFIAEoCRIQCghxdWFudGl0eRgGIAEoAxIRCgl0ZXN0X21vZGUYByABKAgSEAoIb2ZmZXJfaWQYCCABKAkSGgoSb2ZmZXJfZGlzcGxheV9uYW1lGAkgASgJEhIKCnByaWNlX2pzb24YCiABKAkSDgoGc3RhdHVzGAsgASgJEg8KB2l0ZW1faWQYDCABKAkSEwoLZGVzY3JpcHRpb24YDSABKAkSHgoRZXhwaXJlc19hdF9taWxsaXMYDiABKANIAIgBAUIUChJfZXhwaXJlc19hdF9taWxsaXMqSgoHRGlhbGVjdBIXChNESUFMRUNUX1VOU1BFQ0lGSUVEEAASEQoNRElBTEVDVF9PRkZFUhABEhMKD0RJQUxFQ1RfUFJPRFVDVBACMtYGCg9QdXJjaGFzZVNlcnZpY2USdAoRQ3JlYXRlUHVyY2hhc2VVcmwSLi52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVVybFJlcXVlc3QaLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVVybFJlc3BvbnNlEn0KFFZhbGlkYXRlUHVyY2hhc2VDb2RlEjEudmVzdGlidWxlLmJpbGxpbmcudjEuVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXF1ZXN0GjIudmVzdGlidWxlLmJpbGxpbmcudjEuVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXNwb25zZRKAAQoVQ3JlYXRlUHVyY2hhc2VTZXNzaW9uEjIudmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVxdWVzdBozLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlc3BvbnNlEokBChhDb21wbGV0ZVRlc3RNb2RlUHVyY2hhc2USNS52ZXN0aWJ1bGUuYmlsbGluZy52MS5Db21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXF1ZXN0GjYudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVzcG9uc2USZQoMR3JhbnRQcm9kdWN0EikudmVzdGlidWxlLmJpbGxpbmcudjEuR3JhbnRQcm9kdWN0UmVxdWVzdBoqLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlc3BvbnNlEmUKDExpc3RQcm9kdWN0cxIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJxChBMaXN0VHJhbnNhY3Rpb25zEi0udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaLi52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSJbChlHZXRDdXN0b21lckJpbGxpbmdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSKXAQoaR2V0Q3VzdG9tZXJCaWxsaW5nUmVzcG9uc2USFAoMaGFzX2N1c3RvbWVyGAEgASgIEkgKFmRlZmF1bHRfcGF5bWVudF9tZXRob2QYAiABKAsyIy52ZXN0aWJ1bGUuYmlsbGluZy52MS5QYXltZW50TWV0aG9kSACIAQFCGQoXX2RlZmF1bHRfcGF5bWVudF9tZXRob2QiXgoNUGF5bWVudE1ldGhvZBIKCgJpZBgBIAEoCRINCgVicmFuZBgCIAEoCRINCgVsYXN0NBgDIAEoCRIRCglleHBfbW9udGgYBCABKAUSEAoIZXhwX3llYXIYBSABKAUi4AEKGENyZWF0ZVB1cmNoYXNlVXJsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSGQoRaW5saW5lX29mZmVyX2pzb24YBSABKAkSLgoHZGlhbGVjdBgGIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QSEwoLYWNjZXNzX3R5cGUYByABKAkSEgoKcmV0dXJuX3VybBgIIAEoCSI7ChlDcmVhdGVQdXJjaGFzZVVybFJlc3BvbnNlEgsKA3VybBgBIAEoCRIRCglmdWxsX2NvZGUYAiABKAkiMAobVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXF1ZXN0EhEKCWZ1bGxfY29kZRgBIAEoCSL3AQocVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXNwb25zZRISCgpvZmZlcl9qc29uGAEgASgJEhAKCG9mZmVyX2lkGAIgASgJEhkKEXN0cmlwZV9hY2NvdW50X2lkGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSJAocYWxyZWFkeV9ib3VnaHRfbm9uX3N0YWNrYWJsZRgFIAEoCBJIChhjb25mbGljdGluZ19ncm91cF9vZmZlcnMYBiADKAsyJi52ZXN0aWJ1bGUuYmlsbGluZy52MS5Db25mbGljdGluZ09mZmVyEhIKCnJldHVybl91cmwYByABKAkiOgoQQ29uZmxpY3RpbmdPZmZlchIQCghvZmZlcl9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkiVQocQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVxdWVzdBIRCglmdWxsX2NvZGUYASABKAkSEAoIcHJpY2VfaWQYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUiNgodQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCSJsCh9Db21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJZnVsbF9jb2RlGAIgASgJEhAKCHByaWNlX2lkGAMgASgJEhAKCHF1YW50aXR5GAQgASgFIjcKIENvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEhMKC3B1cmNoYXNlX2lkGAEgASgJIsgBChNHcmFudFByb2R1Y3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRISCgpwcm9kdWN0X2lkGAQgASgJEhsKE2lubGluZV9wcm9kdWN0X2pzb24YBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSLgoHZGlhbGVjdBgHIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QiRAoUR3JhbnRQcm9kdWN0UmVzcG9uc2USEwoLcHVyY2hhc2VfaWQYASABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAIgASgJInQKE0xpc3RQcm9kdWN0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEg4KBmN1cnNvchgEIAEoCRINCgVsaW1pdBgFIAEoBSJhChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnZlc3RpYnVsZS5iaWxsaW5nLnYxLk93bmVkUHJvZHVjdBITCgtuZXh0X2N1cnNvchgCIAEoCSLqAQoMT3duZWRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEAoIcXVhbnRpdHkYAiABKAUSFAoMcHJvZHVjdF9qc29uGAMgASgJEgwKBHR5cGUYBCABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAUgASgJEiYKGWN1cnJlbnRfcGVyaW9kX2VuZF9taWxsaXMYBiABKANIAIgBARIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgHIAEoCBITCgtwdXJjaGFzZV9pZBgIIAEoCUIcChpfY3VycmVudF9wZXJpb2RfZW5kX21pbGxpcyKGAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIOCgZjdXJzb3IYAiABKAkSDQoFbGltaXQYAyABKAUSDAoEdHlwZRgEIAEoCRIVCg1jdXN0b21lcl90eXBlGAUgASgJEhMKC2N1c3RvbWVyX2lkGAYgASgJImgKGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRI3Cgx0cmFuc2FjdGlvbnMYASADKAsyIS52ZXN0aWJ1bGUuYmlsbGluZy52MS5UcmFuc2FjdGlvbhITCgtuZXh0X2N1cnNvchgCIAEoCSLnAgoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIZChFjcmVhdGVkX2F0X21pbGxpcxgDIAEoAxIVCg1jdXN0b21lcl90eXBlGAQgASgJEhMKC2N1c3RvbWVyX2lkGAUgASgJEhAKCHF1YW50aXR5GAYgASgDEhEKCXRlc3RfbW9kZRgHIAEoCBIQCghvZmZlcl9pZBgIIAEoCRIaChJvZmZlcl9kaXNwbGF5X25hbWUYCSABKAkSEgoKcHJpY2VfanNvbhgKIAEoCRIOCgZzdGF0dXMYCyABKAkSDwoHaXRlbV9pZBgMIAEoCRITCgtkZXNjcmlwdGlvbhgNIAEoCRIeChFleHBpcmVzX2F0X21pbGxpcxgOIAEoA0gAiAEBEhIKCm9mZmVyX2pzb24YDyABKAkSEAoIcHJpY2VfaWQYECABKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzKkoKB0RpYWxlY3QSFwoTRElBTEVDVF9VTlNQRUNJRklFRBAAEhEKDURJQUxFQ1RfT0ZGRVIQARITCg9ESUFMRUNUX1BST0RVQ1QQAjLPBwoPUHVyY2hhc2VTZXJ2aWNlEnQKEUNyZWF0ZVB1cmNoYXNlVXJsEi4udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0Gi8udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRJ9ChRWYWxpZGF0ZVB1cmNoYXNlQ29kZRIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USgAEKFUNyZWF0ZVB1cmNoYXNlU2Vzc2lvbhIyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QaMy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRKJAQoYQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlEjUudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBo2LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEmUKDEdyYW50UHJvZHVjdBIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5HcmFudFByb2R1Y3RSZXNwb25zZRJlCgxMaXN0UHJvZHVjdHMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEncKEkdldEN1c3RvbWVyQmlsbGluZxIvLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEN1c3RvbWVyQmlsbGluZ1JlcXVlc3QaMC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRDdXN0b21lckJpbGxpbmdSZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * @generated from message vestibule.billing.v1.GetCustomerBillingRequest
+ */
+export type GetCustomerBillingRequest = Message<"vestibule.billing.v1.GetCustomerBillingRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetCustomerBillingRequest.
+ * Use `create(GetCustomerBillingRequestSchema)` to create a new message.
+ */
+export const GetCustomerBillingRequestSchema: GenMessage<GetCustomerBillingRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+
+/**
+ * @generated from message vestibule.billing.v1.GetCustomerBillingResponse
+ */
+export type GetCustomerBillingResponse = Message<"vestibule.billing.v1.GetCustomerBillingResponse"> & {
+  /**
+   * @generated from field: bool has_customer = 1;
+   */
+  hasCustomer: boolean;
+
+  /**
+   * Absent when the customer has none.
+   *
+   * @generated from field: optional vestibule.billing.v1.PaymentMethod default_payment_method = 2;
+   */
+  defaultPaymentMethod?: PaymentMethod | undefined;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetCustomerBillingResponse.
+ * Use `create(GetCustomerBillingResponseSchema)` to create a new message.
+ */
+export const GetCustomerBillingResponseSchema: GenMessage<GetCustomerBillingResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+
+/**
+ * @generated from message vestibule.billing.v1.PaymentMethod
+ */
+export type PaymentMethod = Message<"vestibule.billing.v1.PaymentMethod"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string brand = 2;
+   */
+  brand: string;
+
+  /**
+   * @generated from field: string last4 = 3;
+   */
+  last4: string;
+
+  /**
+   * @generated from field: int32 exp_month = 4;
+   */
+  expMonth: number;
+
+  /**
+   * @generated from field: int32 exp_year = 5;
+   */
+  expYear: number;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.PaymentMethod.
+ * Use `create(PaymentMethodSchema)` to create a new message.
+ */
+export const PaymentMethodSchema: GenMessage<PaymentMethod> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlRequest
@@ -68,7 +156,7 @@ export type CreatePurchaseUrlRequest = Message<"vestibule.billing.v1.CreatePurch
  * Use `create(CreatePurchaseUrlRequestSchema)` to create a new message.
  */
 export const CreatePurchaseUrlRequestSchema: GenMessage<CreatePurchaseUrlRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlResponse
@@ -90,7 +178,7 @@ export type CreatePurchaseUrlResponse = Message<"vestibule.billing.v1.CreatePurc
  * Use `create(CreatePurchaseUrlResponseSchema)` to create a new message.
  */
 export const CreatePurchaseUrlResponseSchema: GenMessage<CreatePurchaseUrlResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeRequest
@@ -107,7 +195,7 @@ export type ValidatePurchaseCodeRequest = Message<"vestibule.billing.v1.Validate
  * Use `create(ValidatePurchaseCodeRequestSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeRequestSchema: GenMessage<ValidatePurchaseCodeRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeResponse
@@ -156,7 +244,7 @@ export type ValidatePurchaseCodeResponse = Message<"vestibule.billing.v1.Validat
  * Use `create(ValidatePurchaseCodeResponseSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeResponseSchema: GenMessage<ValidatePurchaseCodeResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
 
 /**
  * @generated from message vestibule.billing.v1.ConflictingOffer
@@ -178,7 +266,7 @@ export type ConflictingOffer = Message<"vestibule.billing.v1.ConflictingOffer"> 
  * Use `create(ConflictingOfferSchema)` to create a new message.
  */
 export const ConflictingOfferSchema: GenMessage<ConflictingOffer> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionRequest
@@ -205,7 +293,7 @@ export type CreatePurchaseSessionRequest = Message<"vestibule.billing.v1.CreateP
  * Use `create(CreatePurchaseSessionRequestSchema)` to create a new message.
  */
 export const CreatePurchaseSessionRequestSchema: GenMessage<CreatePurchaseSessionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionResponse
@@ -222,7 +310,7 @@ export type CreatePurchaseSessionResponse = Message<"vestibule.billing.v1.Create
  * Use `create(CreatePurchaseSessionResponseSchema)` to create a new message.
  */
 export const CreatePurchaseSessionResponseSchema: GenMessage<CreatePurchaseSessionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseRequest
@@ -254,7 +342,7 @@ export type CompleteTestModePurchaseRequest = Message<"vestibule.billing.v1.Comp
  * Use `create(CompleteTestModePurchaseRequestSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseRequestSchema: GenMessage<CompleteTestModePurchaseRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseResponse
@@ -271,7 +359,7 @@ export type CompleteTestModePurchaseResponse = Message<"vestibule.billing.v1.Com
  * Use `create(CompleteTestModePurchaseResponseSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseResponseSchema: GenMessage<CompleteTestModePurchaseResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductRequest
@@ -318,7 +406,7 @@ export type GrantProductRequest = Message<"vestibule.billing.v1.GrantProductRequ
  * Use `create(GrantProductRequestSchema)` to create a new message.
  */
 export const GrantProductRequestSchema: GenMessage<GrantProductRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductResponse
@@ -342,7 +430,7 @@ export type GrantProductResponse = Message<"vestibule.billing.v1.GrantProductRes
  * Use `create(GrantProductResponseSchema)` to create a new message.
  */
 export const GrantProductResponseSchema: GenMessage<GrantProductResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsRequest
@@ -379,7 +467,7 @@ export type ListProductsRequest = Message<"vestibule.billing.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsResponse
@@ -401,7 +489,7 @@ export type ListProductsResponse = Message<"vestibule.billing.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
 
 /**
  * @generated from message vestibule.billing.v1.OwnedProduct
@@ -459,7 +547,7 @@ export type OwnedProduct = Message<"vestibule.billing.v1.OwnedProduct"> & {
  * Use `create(OwnedProductSchema)` to create a new message.
  */
 export const OwnedProductSchema: GenMessage<OwnedProduct> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsRequest
@@ -491,6 +579,11 @@ export type ListTransactionsRequest = Message<"vestibule.billing.v1.ListTransact
    * @generated from field: string customer_type = 5;
    */
   customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 6;
+   */
+  customerId: string;
 };
 
 /**
@@ -498,7 +591,7 @@ export type ListTransactionsRequest = Message<"vestibule.billing.v1.ListTransact
  * Use `create(ListTransactionsRequestSchema)` to create a new message.
  */
 export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 17);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsResponse
@@ -520,7 +613,7 @@ export type ListTransactionsResponse = Message<"vestibule.billing.v1.ListTransac
  * Use `create(ListTransactionsResponseSchema)` to create a new message.
  */
 export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 18);
 
 /**
  * @generated from message vestibule.billing.v1.Transaction
@@ -599,6 +692,18 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
    * @generated from field: optional int64 expires_at_millis = 14;
    */
   expiresAtMillis?: bigint | undefined;
+
+  /**
+   * The purchased offer/product (JSON, snake_case) and price id, for purchases.
+   *
+   * @generated from field: string offer_json = 15;
+   */
+  offerJson: string;
+
+  /**
+   * @generated from field: string price_id = 16;
+   */
+  priceId: string;
 };
 
 /**
@@ -606,7 +711,7 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
  * Use `create(TransactionSchema)` to create a new message.
  */
 export const TransactionSchema: GenMessage<Transaction> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 19);
 
 /**
  * @generated from enum vestibule.billing.v1.Dialect
@@ -715,6 +820,16 @@ export const PurchaseService: GenService<{
     methodKind: "unary";
     input: typeof ListTransactionsRequestSchema;
     output: typeof ListTransactionsResponseSchema;
+  },
+  /**
+   * Whether the customer has a Stripe customer and its default payment method. `GET /payments/billing/{type}/{id}`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.GetCustomerBilling
+   */
+  getCustomerBilling: {
+    methodKind: "unary";
+    input: typeof GetCustomerBillingRequestSchema;
+    output: typeof GetCustomerBillingResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_billing_v1_purchase_service, 0);
