@@ -3,7 +3,8 @@
  * owner defines an item and an offer in the dashboard's payments area, makes a purchase link for a user, opens it, sees
  * the offer, its price and quantity on the hosted purchase page and completes a test-mode purchase; the user's item
  * quantity then shows in the payments area (and through the API), and the transactions table lists the purchase.
- * A visitor who is not an owner sees the offer but cannot complete a test purchase. Screenshots of the payments area
+ * A visitor who is not an owner sees the offer but cannot complete a test purchase. Then the owner sets up Stripe
+ * (the local Stripe server's onboarding page) and a visitor pays with test cards through the page's Stripe.js. Screenshots of the payments area
  * and the purchase page at desktop and phone width go to frontends/e2e/artifacts/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -164,6 +165,44 @@ describe("payments: dashboard area, purchase page, test-mode purchase", () => {
     await page.getByLabel("Type").selectOption("item_quantity_change");
     await table.getByText("Quantity change").first().waitFor();
     await expect(table.getByText("Credits pack").count()).resolves.toBe(0);
+  });
+
+  it("with Stripe set up, a visitor pays with a test card: a declined card says so, 4242 pays, the webhook grants the items", async () => {
+    await page.goto(`${url}${projectPath}/payments`);
+    await page.getByRole("button", { name: "Set up payments" }).click();
+    // The local Stripe server's onboarding page (Stripe's hosted onboarding in production).
+    await page.getByRole("button", { name: "Complete onboarding" }).click();
+    await page.waitForURL((u) => !u.href.includes("/connect/onboarding/"), { waitUntil: "commit" }).catch(() => undefined);
+    await page.goto(`${url}${projectPath}/payments`);
+    await page.getByTestId("stripe-state").getByText("Charges enabled: yes").waitFor();
+    await shot(page, "payments-stripe-onboarded");
+
+    await page.getByRole("tab", { name: "Test purchase" }).click();
+    await page.getByLabel("User id").fill(userId);
+    await page.getByRole("button", { name: "Make a purchase link" }).click();
+    const link = (await page.getByTestId("copy-Purchase link").textContent())!.trim();
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`${url}${new URL(link).pathname}`);
+    await visitor.getByRole("heading", { name: "Credits pack" }).waitFor();
+    await visitor.getByRole("button", { name: "Continue to payment" }).click();
+    await visitor.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await visitor.getByLabel("Expiry (MM / YY)").fill("12 / 40");
+    await visitor.getByLabel("CVC").fill("123");
+    await visitor.getByRole("button", { name: /^Pay / }).click();
+    await visitor.getByText("Your card was declined.").waitFor();
+    await shot(visitor, "purchase-page-declined");
+    await visitor.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await visitor.getByRole("button", { name: /^Pay / }).click();
+    await visitor.getByRole("heading", { name: "Payment complete" }).waitFor();
+    await shot(visitor, "purchase-page-paid");
+    await visitor.close();
+
+    // payment_intent.succeeded reaches the gateway's webhook route signed; billing grants 100 more credits.
+    await expect
+      .poll(async () => ((await (await fetch(`${tp.gatewayUrl}/api/v1/payments/items/user/${userId}/credits`, { headers: asServer() })).json()) as { quantity: number }).quantity, { timeout: 30_000, interval: 500 })
+      .toBe(250);
+    expect(tp.stripe!.deliveries.some((d) => d.type === "payment_intent.succeeded" && d.status === 200)).toBe(true);
   });
 
   it("a used or unknown purchase code says so in a sentence", async () => {
