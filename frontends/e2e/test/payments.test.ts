@@ -162,7 +162,7 @@ describe("payments: dashboard area, purchase page, test-mode purchase", () => {
     await table.getByText("Credits pack").waitFor();
     await table.getByText("Test").first().waitFor();
     await shot(page, "payments-transactions");
-    await page.getByLabel("Type").selectOption("item_quantity_change");
+    await page.getByLabel("Type", { exact: true }).selectOption("item_quantity_change");
     await table.getByText("Quantity change").first().waitFor();
     await expect(table.getByText("Credits pack").count()).resolves.toBe(0);
   });
