@@ -38,7 +38,23 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** hash = SHA-256 (hex) of the canonical JSON of the row's content, prev_hash included. */
-export function entryHash(content: ChainedContent): string {
+export function entryHash(c: ChainedContent): string {
+  // Only the content's own members (a stored row also carries its `hash`, which the hash cannot cover).
+  const content: ChainedContent = {
+    project_id: c.project_id,
+    seq: c.seq,
+    id: c.id,
+    occurred_at: c.occurred_at,
+    actor: { type: c.actor.type, id: c.actor.id, project_id: c.actor.project_id, ip: c.actor.ip, user_agent: c.actor.user_agent },
+    action: c.action,
+    resource_type: c.resource_type,
+    resource_id: c.resource_id,
+    before: c.before ?? null,
+    after: c.after ?? null,
+    request_id: c.request_id,
+    request_line: c.request_line,
+    prev_hash: c.prev_hash,
+  };
   return createHash("sha256").update(canonicalJson(content)).digest("hex");
 }
 
