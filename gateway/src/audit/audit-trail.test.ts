@@ -15,7 +15,10 @@ describe("auditTarget", () => {
     });
     expect(auditTarget({ method: "PATCH", path: "/internal/api-keys/:api_key_id" }, { api_key_id: "k" }, json({}), "p").action).toBe("api_key.update");
     expect(auditTarget({ method: "PATCH", path: "/internal/projects/current" }, {}, json({ id: "p" }), "p")).toMatchObject({ action: "project.update", resourceId: "p" });
-    expect(auditTarget({ method: "DELETE", path: "/data-vault/stores/:id/delete" } as never, { id: "s" }, json({}), "p").action).toBe("data_vault.delete");
+    expect(auditTarget({ method: "POST", path: "/data-vault/stores/:store_id/set" }, { store_id: "s" }, json({}), "p")).toMatchObject({ action: "data_vault.set", resourceId: "s" });
+    expect(auditTarget({ method: "POST", path: "/team-invitations/send-code" }, {}, json({ id: "i" }), "p").action).toBe("team_invitation.send_code");
+    expect(auditTarget({ method: "POST", path: "/auth/sessions" }, {}, json({}), "p").action).toBe("session.create");
+    expect(auditTarget({ method: "POST", path: "/internal/projects/transfer" }, {}, json({}), "p").action).toBe("project.transfer");
     expect(auditTarget({ method: "PATCH", path: "/internal/config/override" }, {}, json({}), "p")).toMatchObject({ resourceType: "config", resourceId: "p" });
   });
 });
@@ -31,5 +34,7 @@ describe("AuditTrail.audits", () => {
     expect(AuditTrail.audits({ method: "POST", path: "/analytics/events/batch" }, auth("server"), 200)).toBe(false);
     expect(AuditTrail.audits({ method: "POST", path: "/auth/password/sign-in" }, auth("server"), 200)).toBe(false);
     expect(AuditTrail.audits({ method: "POST", path: "/auth/sessions" }, auth("server"), 200)).toBe(true);
+    expect(AuditTrail.audits({ method: "POST", path: "/user-api-keys/check" }, auth("server"), 200)).toBe(false);
+    expect(AuditTrail.audits({ method: "POST", path: "/data-vault/stores/:store_id/get" }, auth("server"), 200)).toBe(false);
   });
 });

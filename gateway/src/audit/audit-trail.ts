@@ -11,7 +11,19 @@ import type { RouteResult, RouteSpec } from "../routes/route.ts";
  * (queries), and the sign-in flows (their own logs cover them). Server-created sessions (`POST /auth/sessions`,
  * impersonation) are audited.
  */
-const NOT_AUDITED = [/^\/analytics\//, /^\/session-replays\//, /^\/internal\/analytics\//, /^\/auth\/(?!sessions$)/, /^\/internal\/audit-log/];
+const NOT_AUDITED = [
+  /^\/analytics\//,
+  /^\/session-replays\//,
+  /^\/internal\/analytics\//,
+  /^\/auth\/(?!sessions$)/,
+  /^\/internal\/audit-log/,
+  // POSTs that only read: key checks, vault reads, previews, code checks.
+  /\/check$/,
+  /\/get$/,
+  /\/render-email$/,
+  /\/check-code$/,
+  /\/accept\/details$/,
+];
 
 /** "team-memberships" → "team_membership", "users" → "user", "config" → "config". */
 function singular(segment: string): string {
@@ -31,12 +43,14 @@ export interface AuditTarget {
  * What a route writes, from its path: the resource is the first literal segment after `internal`
  * (`/users/:user_id` → user), its id the path parameters joined by "/" (or the answer's `id` for a create, or the
  * project for `projects/current`), and the action `<resource>.<verb>` with the verb from the method (create, update,
- * delete) or the path's last literal after a parameter (`/team-invitations/:id/accept` → team_invitation.accept).
+ * delete) or the literals of an action endpoint (`/team-invitations/:id/accept` → team_invitation.accept,
+ * `POST /team-invitations/send-code` → team_invitation.send_code, `POST /auth/sessions` → session.create).
  */
 export function auditTarget(route: Pick<RouteSpec, "method" | "path">, params: unknown, out: RouteResult, projectId: string): AuditTarget {
   const segments = route.path.split("/").filter(Boolean);
   const literals = segments.filter((s) => !s.startsWith(":"));
-  const head = literals[0] === "internal" && literals.length > 1 ? literals[1]! : (literals[0] ?? "root");
+  const headAt = (literals[0] === "internal" || literals[0] === "auth") && literals.length > 1 ? 1 : 0;
+  const head = literals[headAt] ?? "root";
   const resourceType = singular(head);
   const p = (params ?? {}) as Record<string, unknown>;
   const paramValues = segments.filter((s) => s.startsWith(":")).map((s) => String(p[s.slice(1)] ?? ""));
@@ -44,7 +58,8 @@ export function auditTarget(route: Pick<RouteSpec, "method" | "path">, params: u
   let resourceId = paramValues.join("/");
   if (!resourceId) resourceId = typeof answered === "string" ? answered : segments.includes("current") || resourceType === "project" || resourceType === "config" ? projectId : "";
   const lastParam = segments.map((s) => s.startsWith(":")).lastIndexOf(true);
-  const trailing = lastParam >= 0 ? segments.slice(lastParam + 1).filter((s) => s !== "current") : [];
+  // An action endpoint names its verb: after the last parameter, or (POST without parameters) after the resource.
+  const trailing = (lastParam >= 0 ? segments.slice(lastParam + 1) : route.method === "POST" ? literals.slice(headAt + 1) : []).filter((s) => s !== "current");
   const verb = trailing.length
     ? trailing.join("_").replace(/-/g, "_")
     : { POST: "create", PUT: "update", PATCH: "update", DELETE: "delete", GET: "read" }[route.method];
