@@ -14,7 +14,8 @@ export function jsonDiff(before: unknown, after: unknown, path = ""): FieldChang
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((k) => jsonDiff(before[k], after[k], path ? `${path}.${k}` : k));
   }
-  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  // A missing field and a null one read the same.
+  if (JSON.stringify(before ?? null) === JSON.stringify(after ?? null)) return [];
   const kind = before === undefined || before === null ? "added" : after === undefined || after === null ? "removed" : "changed";
   return [{ path: path || "(value)", before, after, kind }];
 }
