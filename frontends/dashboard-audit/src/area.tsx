@@ -58,7 +58,7 @@ function Detail({ entry, onClose }: { entry: AuditLogEntry; onClose: () => void 
             Close
           </Button>
         </div>
-        <dl className="vs-muted" style={{ display: "grid", gridTemplateColumns: "max-content 1fr", gap: "4px 12px", margin: 0 }}>
+        <dl className="vs-muted" style={{ display: "grid", gridTemplateColumns: "max-content minmax(0, 1fr)", gap: "4px 12px", margin: 0, overflowWrap: "anywhere" }}>
           <dt>When</dt>
           <dd>{new Date(entry.occurred_at_millis).toLocaleString()}</dd>
           <dt>Actor</dt>
@@ -82,34 +82,36 @@ function Detail({ entry, onClose }: { entry: AuditLogEntry; onClose: () => void 
             <code className="vs-code">{entry.hash.slice(0, 16)}…</code> (previous <code className="vs-code">{entry.prev_hash.slice(0, 16)}…</code>)
           </dd>
         </dl>
-        <table className="vs-table" aria-label="Changes">
-          <thead>
-            <tr>
-              <th>Field</th>
-              <th>Before</th>
-              <th>After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.length === 0 ? (
+        <div style={{ overflowX: "auto", maxWidth: "100%" }}>
+          <table className="vs-table" aria-label="Changes" style={{ tableLayout: "fixed", width: "100%" }}>
+            <thead>
               <tr>
-                <td colSpan={3} className="vs-muted">
-                  No field changed.
-                </td>
+                <th>Field</th>
+                <th>Before</th>
+                <th>After</th>
               </tr>
-            ) : (
-              changes.map((c) => (
-                <tr key={c.path}>
-                  <td>
-                    <code className="vs-code">{c.path}</code>
+            </thead>
+            <tbody>
+              {changes.length === 0 ? (
+                <tr>
+                  <td colSpan={3} className="vs-muted">
+                    No field changed.
                   </td>
-                  <td style={{ color: c.kind === "added" ? undefined : "var(--vs-danger, #b42318)" }}>{show(c.before)}</td>
-                  <td style={{ color: c.kind === "removed" ? undefined : "var(--vs-success, #067647)" }}>{show(c.after)}</td>
                 </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+              ) : (
+                changes.map((c) => (
+                  <tr key={c.path} style={{ overflowWrap: "anywhere" }}>
+                    <td>
+                      <code className="vs-code">{c.path}</code>
+                    </td>
+                    <td style={{ color: c.kind === "added" ? undefined : "var(--vs-danger, #b42318)" }}>{show(c.before)}</td>
+                    <td style={{ color: c.kind === "removed" ? undefined : "var(--vs-success, #067647)" }}>{show(c.after)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
       </div>
     </Card>
   );

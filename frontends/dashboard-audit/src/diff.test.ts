@@ -9,7 +9,9 @@ describe("jsonDiff", () => {
       { path: "fresh", before: undefined, after: 3, kind: "added" },
       { path: "gone", before: true, after: undefined, kind: "removed" },
     ]);
-    expect(jsonDiff(null, { id: "u" })).toEqual([{ path: "(value)", before: null, after: { id: "u" }, kind: "added" }]);
+    expect(jsonDiff(null, { id: "u" })).toEqual([{ path: "id", before: undefined, after: "u", kind: "added" }]);
+    expect(jsonDiff({ id: "u" }, null)).toEqual([{ path: "id", before: "u", after: undefined, kind: "removed" }]);
+    expect(jsonDiff("a", "b")).toEqual([{ path: "(value)", before: "a", after: "b", kind: "changed" }]);
     expect(jsonDiff({ id: "u" }, { id: "u" })).toEqual([]);
   });
 });

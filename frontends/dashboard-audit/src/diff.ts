@@ -10,6 +10,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** The fields that differ between `before` and `after` (objects compared key by key, anything else as a whole). */
 export function jsonDiff(before: unknown, after: unknown, path = ""): FieldChange[] {
+  // A created resource (nothing before) or a deleted one (nothing after) lists its fields one by one.
+  if (isObject(after) && (before === null || before === undefined)) before = {};
+  if (isObject(before) && (after === null || after === undefined)) after = {};
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((k) => jsonDiff(before[k], after[k], path ? `${path}.${k}` : k));
