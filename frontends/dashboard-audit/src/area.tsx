@@ -102,7 +102,9 @@ function Detail({ entry, onClose }: { entry: AuditLogEntry; onClose: () => void 
                 changes.map((c) => (
                   <tr key={c.path} style={{ overflowWrap: "anywhere" }}>
                     <td>
-                      <code className="vs-code">{c.path}</code>
+                      <code className="vs-code" style={{ whiteSpace: "normal", overflowWrap: "anywhere" }}>
+                        {c.path}
+                      </code>
                     </td>
                     <td style={{ color: c.kind === "added" ? undefined : "var(--vs-danger, #b42318)" }}>{show(c.before)}</td>
                     <td style={{ color: c.kind === "removed" ? undefined : "var(--vs-success, #067647)" }}>{show(c.after)}</td>
