@@ -14,6 +14,7 @@ import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { join } from "node:path";
 import { ARTIFACTS_DIR, launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { ownerWithProject, signUpWithPassword } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -71,16 +72,7 @@ describe("dashboard: plain sentences, production-mode confirmation, tabs on phon
 
   beforeAll(async () => {
     page = await browser.newPage();
-    await page.goto(`${url}/auth/sign-up`);
-    await page.getByLabel("E-mail", { exact: true }).fill(`owner-${run}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Repeat password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByRole("heading", { name: "Projects" }).waitFor();
-    await page.getByLabel("Project name").fill(`Sentences ${run}`);
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
-    projectPath = new URL(page.url()).pathname;
+    projectPath = await ownerWithProject(page, url, `owner-${run}@example.com`, PASSWORD, `Sentences ${run}`);
   }, 120_000);
 
   afterAll(async () => {
@@ -206,11 +198,7 @@ describe("hosted pages (demo project)", () => {
   it("10: account settings offer Sign out and a way back; no tab is cut at 1366 px or hidden at 390 px", async () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     const email = `settings-${run}@example.com`;
-    await page.goto(`${url}/handler/sign-up`);
-    await page.getByLabel("E-mail", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Repeat password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await signUpWithPassword(page, `${url}/handler/sign-up`, email, PASSWORD);
     await page.waitForURL(/\/handler\/account-settings/);
     // Arriving from the app: the back link goes there.
     await page.goto(`${url}/handler/account-settings`, { referer: `${url}/example/` });
