@@ -223,6 +223,7 @@ export class StackAdminApp extends StackServerApp {
       extraRequestHeaders: options.extraRequestHeaders ?? defaultExtraRequestHeaders(),
       clientVersion: CLIENT_VERSION,
       fetch: options.fetch,
+      maxRateLimitWaitMillis: options.maxRateLimitWaitMillis,
     });
   }
 
