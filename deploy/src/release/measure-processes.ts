@@ -47,6 +47,14 @@ export interface MeasureOptions {
   readonly readyTimeoutMs?: number;
   /** Measure the frontends server too (needs the built frontends in dist/). Default: when they are built. */
   readonly frontends?: boolean;
+  /** Called while the whole platform runs (after the idle RSS reading), e.g. to make real API calls. */
+  readonly whileRunning?: (platform: RunningRelease) => Promise<void>;
+}
+
+export interface RunningRelease {
+  readonly gatewayUrl: string;
+  readonly serviceUrls: Readonly<Record<ServiceName, string>>;
+  readonly serviceSecret: string;
 }
 
 const AUDIT_HOOK = join(fileURLToPath(new URL(".", import.meta.url)), "module-audit.mjs");
@@ -152,7 +160,7 @@ export async function measureProcesses(options: MeasureOptions = {}): Promise<Pr
     VESTIBULE_MASTER_KEYS: secrets.master_keys,
     VESTIBULE_SERVICE_SECRET: secrets.service_secret,
     HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: "info",
     VESTIBULE_MODE: "production",
     VESTIBULE_PUBLIC_URL: url(names.indexOf("gateway")),
     VESTIBULE_DASHBOARD_PUBLISHABLE_CLIENT_KEY: "pck_measure_only",
@@ -196,6 +204,11 @@ export async function measureProcesses(options: MeasureOptions = {}): Promise<Pr
       };
     });
     rmSync(measureDir, { recursive: true, force: true });
+    await options.whileRunning?.({
+      gatewayUrl: url(names.indexOf("gateway")),
+      serviceUrls: Object.fromEntries(SERVICE_NAMES.map((n) => [n, url(names.indexOf(n))])) as Record<ServiceName, string>,
+      serviceSecret: secrets.service_secret,
+    });
     return rows;
   } finally {
     await stopAll(running);
@@ -204,13 +217,18 @@ export async function measureProcesses(options: MeasureOptions = {}): Promise<Pr
   }
 }
 
-/** Rows that break a bound (services: ready < 2 s, RSS < 120 MB; every process: no TypeScript tooling). */
-export function violations(rows: readonly ProcessMeasurement[], margin = 1): string[] {
+/**
+ * Rows that break a bound (services: ready < 2 s, RSS < 120 MB; every process: no TypeScript tooling). Margins
+ * multiply the bounds (a test on a loaded CI machine allows more start-up time).
+ */
+export function violations(rows: readonly ProcessMeasurement[], margins: { ready?: number; rss?: number } = {}): string[] {
+  const readyBound = READY_BOUND_MS * (margins.ready ?? 1);
+  const rssBound = RSS_BOUND_MB * (margins.rss ?? 1);
   const out: string[] = [];
   for (const r of rows) {
     const isService = r.name !== "gateway" && r.name !== "frontends";
-    if (isService && r.readyMs >= READY_BOUND_MS * margin) out.push(`${r.name}: ready in ${r.readyMs} ms (bound ${READY_BOUND_MS * margin})`);
-    if (isService && r.idleRssMb >= RSS_BOUND_MB * margin) out.push(`${r.name}: ${r.idleRssMb} MB RSS idle (bound ${RSS_BOUND_MB * margin})`);
+    if (isService && r.readyMs >= readyBound) out.push(`${r.name}: ready in ${r.readyMs} ms (bound ${readyBound})`);
+    if (isService && r.idleRssMb >= rssBound) out.push(`${r.name}: ${r.idleRssMb} MB RSS idle (bound ${rssBound})`);
     if (r.typescriptModules.length > 0) out.push(`${r.name}: loaded TypeScript tooling: ${r.typescriptModules.slice(0, 3).join(", ")}`);
     if (r.modulesResolved === 0) out.push(`${r.name}: the module audit saw nothing`);
   }
