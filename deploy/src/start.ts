@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     say("DATABASE_URL is unset: starting embedded Postgres");
     database = await startEmbeddedPostgres({ onInfo: (m) => say(`postgres: ${m}`) });
     databaseUrl = database.databaseUrl;
-    databaseLabel = `embedded Postgres 127.0.0.1:${database.port} (data in ${relative(checkoutRoot, database.dataDir)})`;
+    databaseLabel = `embedded Postgres 127.0.0.1:${database.port} (data in ${database.dataDir.startsWith(checkoutRoot) ? relative(checkoutRoot, database.dataDir) : database.dataDir})`;
   }
   if (shuttingDown) return;
 
