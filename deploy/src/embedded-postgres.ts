@@ -380,10 +380,6 @@ function liveOwner(dataDir: string): OwnerRecord | undefined {
  * Stop it with `stop()`; if the process exits first, an `exit` hook sends the postmaster a fast-shutdown signal.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const requestedDir = resolve(options.dataDir ?? join(stateDir, "pg"));
-  // Root in a folder the postgres user cannot enter (a clone in /root): data and binaries move where it can.
-  let dataDir = reachableDataDir(requestedDir, [dirname(requestedDir), stateDir], info);
-  const binaries = reachableBinaries(options.nativeDir ?? dirname(dirname(await postgresBinary())), info);
   const firstPort = options.port ?? DEFAULT_EMBEDDED_PORT;
   const attempts = options.portAttempts ?? 20;
   const database = options.database ?? "vestibule";
@@ -392,6 +388,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const onLog = options.onLog ?? defaultLog;
   const info = options.onInfo ?? defaultInfo;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const requestedDir = resolve(options.dataDir ?? join(stateDir, "pg"));
+  // Root in a folder the postgres user cannot enter (a clone in /root): data and binaries move where it can.
+  let dataDir = reachableDataDir(requestedDir, [dirname(requestedDir), stateDir], info);
+  const binaries = reachableBinaries(options.nativeDir ?? dirname(dirname(await postgresBinary())), info);
 
   const EmbeddedPostgresLib = await loadLibrary();
   mkdirSync(dirname(dataDir), { recursive: true, mode: 0o755 });

@@ -28,6 +28,7 @@ import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
 import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
+import { describeReadiness, type Readiness } from "./readiness.ts";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -40,6 +41,8 @@ export interface GatewayDeps {
   readonly ownership?: ProjectOwnership;
   /** Teams and team permissions (team API keys); defaults to the teams-permissions service (`teamsServiceAccess`). */
   readonly teams?: TeamAccess;
+  /** Dependency readiness behind `GET /health`; without it /health is a constant 200 (unit tests). */
+  readonly readiness?: Readiness;
 }
 
 export interface Gateway {
@@ -147,7 +150,12 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   }
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
-  app.get("/health", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
+  app.get("/health", { schema: { hide: true } }, async (_req, reply) => {
+    if (!deps.readiness) return sendText(reply, 200, "OK");
+    const report = await deps.readiness.check();
+    return sendText(reply, report.ready ? 200 : 503, describeReadiness(report));
+  });
+  app.get("/health/live", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
