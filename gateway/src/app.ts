@@ -29,6 +29,7 @@ import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts
 import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
 import { describeReadiness, type Readiness } from "./readiness.ts";
+import type { HttpMetrics } from "@vestibule/shared/metrics";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -43,6 +44,8 @@ export interface GatewayDeps {
   readonly teams?: TeamAccess;
   /** Dependency readiness behind `GET /health`; without it /health is a constant 200 (unit tests). */
   readonly readiness?: Readiness;
+  /** Request counts and latencies for Prometheus (served on the metrics port by main.ts). */
+  readonly httpMetrics?: HttpMetrics;
 }
 
 export interface Gateway {
@@ -140,6 +143,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, config.mode));
+
+  const httpMetrics = deps.httpMetrics;
+  if (httpMetrics) {
+    app.addHook("onResponse", async (req, reply) => {
+      httpMetrics.observe(req.method, req.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
 
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {

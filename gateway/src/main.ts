@@ -5,6 +5,7 @@ import { buildGateway } from "./app.ts";
 import { createServiceClients } from "./clients.ts";
 import { gatewayConfigSpec } from "./config.ts";
 import { createReadiness } from "./readiness.ts";
+import { createHttpMetrics, createRegistry, serveMetrics } from "@vestibule/shared/metrics";
 
 /** Entry point of a gateway process (`npm start -w @vestibule/gateway`). Stateless: run as many as you like. */
 async function main(): Promise<void> {
@@ -37,8 +38,10 @@ async function main(): Promise<void> {
     email: config.emailUrl,
     vault: config.vaultUrl,
   });
-  const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, readiness });
+  const registry = createRegistry("gateway");
+  const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, readiness, httpMetrics: createHttpMetrics(registry) });
   await gateway.app.listen({ port: config.port, host: config.host });
+  const metricsServer = config.metricsPort > 0 ? await serveMetrics(registry, config.metricsPort, config.host) : undefined;
   log.info({ port: config.port }, "gateway listening");
   const shutdown = (signal: string) => {
     log.info({ signal, drainDelayMs: config.drainDelayMs }, "shutting down");
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     readiness.drain();
     void new Promise((r) => setTimeout(r, config.drainDelayMs))
       .then(() => gateway.close())
+      .then(() => metricsServer?.close())
       .then(() => bus?.close())
       .then(
         () => process.exit(0),
