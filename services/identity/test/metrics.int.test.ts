@@ -1,87 +1,134 @@
-/**
- * Prometheus metrics of a service process (VESTIBULE_METRICS_PORT): Node defaults, RPCs by method and code (refused
- * calls included), Postgres pool usage and outbox lag are present on GET /metrics and move with traffic.
- */
-import { randomBytes } from "node:crypto";
-import net from "node:net";
-import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
-import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
-import { createLogger } from "@vestibule/shared/log";
-import { createServiceClient } from "@vestibule/shared/rpc";
-import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
-import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
-import { identityService } from "../src/server.ts";
+import { startIdentity, type IdentityHarness } from "./support.ts";
 
-let db: TestDatabase;
-let identity: RunningService;
-let secret: string;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function scrape(): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${identity.metricsPort}/metrics`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
-  return res.text();
-}
-
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) return Number(line.split(" ").pop());
-  }
-  return undefined;
-}
+let h: IdentityHarness;
+let projectId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  secret = randomBytes(32).toString("hex");
-  const env = {
-    DATABASE_URL: db.url,
-    VESTIBULE_MASTER_KEYS: generateMasterKeyEntry("k1"),
-    VESTIBULE_SERVICE_SECRET: secret,
-    LOG_LEVEL: "silent",
-    PORT: "0",
-    VESTIBULE_METRICS_PORT: String(await freePort()),
-  };
-  identity = await startService(identityService, { env, log: createLogger({ service: "test", level: "silent" }) });
-}, 120_000);
+  h = await startIdentity();
+  projectId = await h.newProject();
+});
 afterAll(async () => {
-  await identity?.stop();
-  await db?.drop();
+  await h?.stop();
 });
 
-describe("service metrics", () => {
-  it("serves Node, RPC, pool and outbox metrics that move with traffic", async () => {
-    const method = "vestibule.identity.v1.ProjectService/CreateProject";
-    const before = await scrape();
-    expect(sample(before, "process_resident_memory_bytes", { process: "identity" })).toBeGreaterThan(0);
-    expect(sample(before, "vestibule_db_pool_clients", { state: "total" })).toBeGreaterThanOrEqual(0);
-    expect(sample(before, "vestibule_outbox_pending_events")).toBeGreaterThanOrEqual(0);
-    expect(sample(before, "vestibule_outbox_lag_seconds")).toBeGreaterThanOrEqual(0);
-    expect(sample(before, "vestibule_rpc_server_requests_total", { method, code: "ok" })).toBeUndefined();
+interface Metrics {
+  total_users: number;
+  daily_users: Array<{ date: string; activity: number }>;
+  daily_active_users: Array<{ date: string; activity: number }>;
+  users_by_country: Record<string, number>;
+  recently_registered: Array<Record<string, unknown>>;
+  recently_active: Array<Record<string, unknown>>;
+  login_methods: Array<{ method: string; count: number }>;
+}
 
-    const baseUrl = `http://127.0.0.1:${identity.port}`;
-    const projects = createServiceClient(ProjectService, { baseUrl, caller: "test", secret });
-    await projects.createProject({ displayName: "Metrics 1", configUpdateJson: "{}" });
-    await projects.createProject({ displayName: "Metrics 2", configUpdateJson: "{}" });
-    await expect(createClient(ProjectService, createGrpcTransport({ baseUrl })).createProject({ displayName: "x", configUpdateJson: "{}" })).rejects.toThrow(/credentials/);
+async function metrics(includeAnonymous = false): Promise<Metrics> {
+  return JSON.parse((await h.users.getUserMetrics({ projectId, includeAnonymous })).metricsJson) as Metrics;
+}
 
-    const after = await scrape();
-    expect(sample(after, "vestibule_rpc_server_requests_total", { method, code: "ok" })).toBe(2);
-    expect(sample(after, "vestibule_rpc_server_requests_total", { method, code: "Unauthenticated" })).toBe(1);
-    expect(sample(after, "vestibule_rpc_server_duration_seconds_count", { method })).toBe(3);
-    expect(sample(after, "vestibule_db_pool_clients", { state: "total" })).toBeGreaterThan(0);
-    expect((await fetch(`http://127.0.0.1:${identity.metricsPort}/other`)).status).toBe(404);
-  }, 60_000);
+const DAY = 86_400_000;
+const today = () => new Date().toISOString().slice(0, 10);
+const yesterday = () => new Date(Date.now() - DAY).toISOString().slice(0, 10);
+const at = (m: Metrics["daily_users"], date: string) => m.find((p) => p.date === date)?.activity;
+
+/** The aggregate tables must always equal a recount from the users table. */
+async function expectAggregatesMatchRecount(): Promise<void> {
+  const q = async (sql: string) => (await h.pool.query(sql, [projectId])).rows;
+  expect(
+    await q(`SELECT day::text, is_anonymous, sign_ups FROM user_daily_stats WHERE project_id = $1 AND sign_ups <> 0 ORDER BY 1, 2`),
+  ).toEqual(
+    await q(`SELECT (signed_up_at AT TIME ZONE 'UTC')::date::text AS day, is_anonymous, count(*)::int AS sign_ups FROM users WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`),
+  );
+  expect(await q(`SELECT country_code, is_anonymous, users FROM user_country_counts WHERE project_id = $1 AND users <> 0 ORDER BY 1, 2`)).toEqual(
+    await q(`SELECT country_code, is_anonymous, count(*)::int AS users FROM users WHERE project_id = $1 AND country_code IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`),
+  );
+  expect(await q(`SELECT method, is_anonymous, users FROM user_login_method_counts WHERE project_id = $1 AND users <> 0 ORDER BY 1, 2`)).toEqual(
+    await q(`SELECT method, is_anonymous, count(*)::int AS users FROM (
+               SELECT is_anonymous, 'password' AS method FROM users WHERE project_id = $1 AND has_password
+               UNION ALL SELECT is_anonymous, 'otp' FROM users WHERE project_id = $1 AND otp_auth_enabled
+               UNION ALL SELECT is_anonymous, 'passkey' FROM users WHERE project_id = $1 AND passkey_auth_enabled
+               UNION ALL SELECT DISTINCT ON (u.id, p->>'id') u.is_anonymous, lower(p->>'id') FROM users u, jsonb_array_elements(u.oauth_providers) p WHERE u.project_id = $1
+             ) m GROUP BY 1, 2 ORDER BY 1, 2`),
+  );
+}
+
+describe("GetUserMetrics", () => {
+  it("reports totals, daily sign-ups and actives, countries, recent users and login methods from aggregates", async () => {
+    const u1 = (await h.users.createUser({ projectId, displayName: "One", primaryEmail: "one@example.com", primaryEmailAuthEnabled: true, hasPassword: true, signUpIp: "8.8.8.8", signUpMethod: "password" })).user!;
+    const u2 = (await h.users.createUser({ projectId, displayName: "Two", otpAuthEnabled: true, signUpIp: "81.2.69.142", oauthProviders: [{ id: "github", accountId: "1" }, { id: "google", accountId: "2" }] })).user!;
+    const u3 = (await h.users.createUser({ projectId, displayName: "Three", passkeyAuthEnabled: true })).user!;
+    const anon = (await h.users.createUser({ projectId, isAnonymous: true, signUpIp: "8.8.4.4" })).user!;
+    await expectAggregatesMatchRecount();
+
+    let m = await metrics();
+    expect(m.total_users).toBe(3);
+    expect(m.daily_users).toHaveLength(31);
+    expect(m.daily_users.at(-1)).toEqual({ date: today(), activity: 3 });
+    expect(m.daily_users[0]!.date).toBe(new Date(Date.now() - 30 * DAY).toISOString().slice(0, 10));
+    expect(m.daily_active_users.every((p) => p.activity === 0)).toBe(true);
+    expect(m.users_by_country).toEqual({ GB: 1, US: 1 });
+    expect(m.login_methods).toEqual(
+      expect.arrayContaining([{ method: "password", count: 1 }, { method: "otp", count: 1 }, { method: "passkey", count: 1 }, { method: "github", count: 1 }, { method: "google", count: 1 }]),
+    );
+    expect(m.login_methods).toHaveLength(5);
+    expect(m.recently_registered.map((u) => u.id)).toEqual([u3.id, u2.id, u1.id]);
+    expect(m.recently_registered[2]).toMatchObject({
+      id: u1.id,
+      display_name: "One",
+      primary_email: "one@example.com",
+      signed_up_at_millis: Number(u1.signedUpAtMillis),
+      last_active_at_millis: Number(u1.signedUpAtMillis),
+      has_password: true,
+      auth_with_email: true,
+    });
+    expect(m.recently_active).toEqual([]);
+
+    const withAnon = await metrics(true);
+    expect(withAnon.total_users).toBe(4);
+    expect(withAnon.users_by_country).toEqual({ GB: 1, US: 2 });
+    expect(withAnon.recently_registered[0]!.id).toBe(anon.id);
+
+    // Activity: u2 yesterday then today, u1 several times and in concurrent batches, u3 with an IP (gets a country).
+    const now = Date.now();
+    await h.users.recordActivity({ activities: [{ projectId, userId: u2.id, atMillis: BigInt(now - DAY) }] });
+    await h.users.recordActivity({ activities: [{ projectId, userId: u2.id, atMillis: BigInt(now - 1000) }] });
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.users.recordActivity({ activities: [{ projectId, userId: u1.id, atMillis: BigInt(now - 500 + i) }] })),
+    );
+    await h.users.recordActivity({
+      activities: [
+        { projectId, userId: u1.id, atMillis: BigInt(now) },
+        { projectId, userId: u3.id, atMillis: BigInt(now + 5), ip: "8.8.8.8" },
+        { projectId, userId: anon.id, atMillis: BigInt(now - 2000) },
+        // Unknown users and users of another project are ignored.
+        { projectId, userId: "0b3c2f4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e", atMillis: BigInt(now) },
+        { projectId: "internal", userId: u1.id, atMillis: BigInt(now) },
+      ],
+    });
+    m = await metrics();
+    expect(at(m.daily_active_users, today())).toBe(3);
+    if (yesterday() !== today()) expect(at(m.daily_active_users, yesterday())).toBe(1);
+    expect(m.users_by_country).toEqual({ GB: 1, US: 2 });
+    expect(m.recently_active.map((u) => u.id)).toEqual([u3.id, u1.id, u2.id]);
+    expect(m.recently_active[1]).toMatchObject({ id: u1.id, last_active_at_millis: now });
+    expect((await h.users.getUser({ projectId, userId: u1.id })).user?.lastActiveAtMillis).toBe(BigInt(now));
+    expect(at((await metrics(true)).daily_active_users, today())).toBe(4);
+    expect((await metrics(true)).recently_active.map((u) => u.id)).toEqual([u3.id, u1.id, u2.id, anon.id]);
+    await expectAggregatesMatchRecount();
+
+    // An anonymous user who signs up for real moves into the non-anonymous counts; a deleted user leaves them.
+    await h.users.updateUser({ projectId, userId: anon.id, isAnonymous: false, hasPassword: true });
+    await h.users.deleteUser({ projectId, userId: u2.id });
+    await h.users.updateUser({ projectId, userId: u3.id, passkeyAuthEnabled: false, otpAuthEnabled: true });
+    m = await metrics();
+    expect(m.total_users).toBe(3);
+    expect(m.daily_users.at(-1)).toEqual({ date: today(), activity: 3 });
+    expect(m.users_by_country).toEqual({ US: 3 });
+    expect(m.login_methods).toEqual([
+      { method: "password", count: 2 },
+      { method: "otp", count: 1 },
+    ]);
+    expect((await metrics(true)).total_users).toBe(3);
+    await expectAggregatesMatchRecount();
+  });
 });
