@@ -23,10 +23,16 @@ const SERVICES = new Set(PROCESS_KINDS.slice(0, 6));
 export const SECRET_NAME = /(SECRET|MASTER_KEYS|PASSWORD|DATABASE_URL|SMTP_URL|_TOKEN|PRIVATE_KEY)/;
 
 export function render(overlay: string): K8sObject[] {
-  const text = execFileSync("kubectl", ["kustomize", join(checkoutRoot, "deploy", "kubernetes", "overlays", overlay)], {
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  let text: string;
+  try {
+    text = execFileSync("kubectl", ["kustomize", join(checkoutRoot, "deploy", "kubernetes", "overlays", overlay)], {
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") throw new Error("kubectl is not installed: the manifests are rendered with `kubectl kustomize`");
+    throw err;
+  }
   const objects = parseAllDocuments(text)
     .map((d) => d.toJS() as K8sObject | null)
     .filter((o): o is K8sObject => o !== null);
