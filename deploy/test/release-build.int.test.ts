@@ -59,7 +59,7 @@ describe("release build", () => {
     // Start-up time gets a 5× margin for a loaded CI machine; memory only 25 %.
     expect(violations(rows, { ready: 5, rss: 1.25 })).toEqual([]);
     expect(projectStatus).toBe(200);
-  }, 600_000);
+  }, 1_200_000);
 });
 
 describe("image entry point (deploy/container/entrypoint.sh)", () => {

@@ -43,7 +43,7 @@ export interface ProcessMeasurement {
 export interface MeasureOptions {
   /** How long the platform stays idle before RSS is read. Default 3 s. */
   readonly idleMs?: number;
-  /** Give up on a process that is not ready after this long. Default 90 s (a loaded CI machine). */
+  /** Give up on a process that is not ready after this long. Default 120 s (a loaded CI machine). */
   readonly readyTimeoutMs?: number;
   /** Measure the frontends server too (needs the built frontends in dist/). Default: when they are built. */
   readonly frontends?: boolean;
@@ -146,7 +146,7 @@ export function auditModules(auditFile: string): { typescript: string[]; count: 
 export async function measureProcesses(options: MeasureOptions = {}): Promise<ProcessMeasurement[]> {
   if (!existsSync(join(DIST, "package.json"))) throw new Error("no release build in dist/: run npm run build first");
   const idleMs = options.idleMs ?? 3_000;
-  const timeoutMs = options.readyTimeoutMs ?? 90_000;
+  const timeoutMs = options.readyTimeoutMs ?? 120_000;
   const withFrontends = options.frontends ?? existsSync(join(DIST, "frontends", "dashboard-users", "dist"));
   const names: MeasuredProcess[] = [...SERVICE_NAMES, "gateway", ...(withFrontends ? (["frontends"] as const) : [])];
   const ports = await freePorts(names.length);
