@@ -30,6 +30,7 @@ import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
 import { describeReadiness, type Readiness } from "./readiness.ts";
 import type { HttpMetrics } from "@vestibule/shared/metrics";
+import { AuditTrail } from "./audit/audit-trail.ts";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -90,6 +91,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const apiKeyChecks = new ApiKeyCheckCache(clients);
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
+  const audit = new AuditTrail(clients);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
@@ -154,7 +156,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache, audit }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -273,6 +275,7 @@ function registerRoute(
     apiKeyChecks: ApiKeyCheckCache;
     teams: TeamAccess;
     teamCache: TeamCache;
+    audit: AuditTrail;
   },
   documented: boolean,
 ): void {
@@ -322,6 +325,8 @@ function registerRoute(
           clientIp: req.ip,
         });
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
+        const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
+        if (AuditTrail.audits(route, auth, status)) await state.audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
