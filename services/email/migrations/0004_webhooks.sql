@@ -68,3 +68,15 @@ CREATE TABLE webhook_portal_tokens (
   project_id text NOT NULL,
   expires_at timestamptz NOT NULL
 );
+
+-- Team memberships as the membership events told them, so that a user.deleted webhook can list the teams the user
+-- was in (teams-permissions removes them when it sees the deletion). A removal keeps its row with the time it
+-- happened: memberships removed at or after the deletion were removed by it. Removed rows are pruned after a day.
+CREATE TABLE webhook_team_members (
+  project_id text NOT NULL,
+  team_id text NOT NULL,
+  user_id text NOT NULL,
+  removed_at timestamptz,
+  PRIMARY KEY (project_id, user_id, team_id)
+);
+CREATE INDEX webhook_team_members_team ON webhook_team_members (project_id, team_id);
