@@ -24,6 +24,7 @@ import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
+import { WebhookService } from "@vestibule/proto/email/v1/webhook_service";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import type { GatewayConfig } from "./config.ts";
 
@@ -54,6 +55,7 @@ export interface ServiceClients {
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
   readonly analytics: Client<typeof AnalyticsService>;
+  readonly webhooks: Client<typeof WebhookService>;
 }
 
 /**
@@ -109,5 +111,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
+    webhooks: tagged(createServiceClient(WebhookService, email), "email"),
   };
 }

@@ -144,6 +144,8 @@ import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
+import { webhookRoutes } from "./internal-webhooks.ts";
+
 export const v1Routes: readonly RouteSpec<any, any>[] = [
   rootRoute,
   backendUrlsRoute,
@@ -286,4 +288,5 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   getSessionReplayChunkEventsRoute,
   getSessionReplayEventsRoute,
   analyticsQueryRoute,
+  ...webhookRoutes,
 ];
