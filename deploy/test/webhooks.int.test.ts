@@ -27,9 +27,10 @@ beforeAll(async () => {
         VESTIBULE_WEBHOOK_LEASE_MS: "5000",
         VESTIBULE_WEBHOOK_POLL_MS: "100",
       },
+      readyTimeoutMs: 240_000,
     },
   });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await tp?.stop();
   await rx?.close();

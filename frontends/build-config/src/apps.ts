@@ -46,6 +46,7 @@ export const FRONTEND_APPS: readonly FrontendApp[] = [
   area("auth", "Auth methods & domains"),
   area("keys", "API keys"),
   area("emails", "E-mails"),
+  area("webhooks", "Webhooks"),
   area("settings", "Project settings"),
   { dir: "example-host", mfName: "example_host", kind: "host", mountPath: "/example/", spa: true },
   // Last: "/" catches every path the others do not.
