@@ -53,6 +53,9 @@ describe("dashboard webhooks", () => {
     await page.goto(`${standalone.url}/remotes/dashboard-webhooks/`);
     await page.getByRole("heading", { name: "Webhooks", exact: true }).waitFor();
     await page.getByText("No endpoints yet.").waitFor();
+    await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
+    // The page's token (POST /webhooks/svix-token) opened its API: no error alert.
+    expect(await page.getByRole("alert").count()).toBe(0);
     await shot(page, "webhooks-empty");
 
     // A bad URL is refused before any request.
