@@ -132,7 +132,11 @@ describe("webhooks", () => {
       expect(byType("team_membership.created").find((r) => r.payload!.data.team_id === teamId)!.payload!.data).toEqual({ team_id: teamId, user_id: userId });
       expect(ours("team_permission.created")[0]!.payload!.data).toEqual({ id: "wh_perm", team_id: teamId, user_id: userId });
       expect(byType("team.deleted")[0]!.payload!.data).toEqual({ id: teamId });
-      expect(byType("user.deleted")[0]!.payload!.data).toEqual({ id: userId, teams: [{ id: keptId }] });
+      // the kept team (and the personal team the project makes at sign-up), not the one left before the deletion
+      const deleted = byType("user.deleted")[0]!.payload!.data;
+      expect(deleted.id).toBe(userId);
+      expect(deleted.teams).toContainEqual({ id: keptId });
+      expect(deleted.teams).not.toContainEqual({ id: teamId });
     }
     // the filter: only team.created
     const filtered = rx.at("/only-teams");
