@@ -1,4 +1,5 @@
-import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import { ProjectDeletedSchema } from "@vestibule/proto/identity/v1/events";
+import { consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
 import type { EmailRuntime } from "../runtime.ts";
 import { WebhookDelivery } from "./delivery.ts";
 import { WEBHOOK_SOURCES } from "./events.ts";
@@ -43,6 +44,19 @@ export async function startWebhooks(rt: EmailRuntime): Promise<() => Promise<voi
         }),
       );
     }
+    // A deleted project's endpoints go, with their messages and attempts.
+    subs.push(
+      await consumeEvents({
+        bus,
+        pool,
+        log,
+        consumer: "email-webhooks-project-deleted",
+        event: defineEvent("identity.project.deleted.v1", ProjectDeletedSchema),
+        handler: async ({ payload }, tx) => {
+          await webhookStore.deleteProject(tx, payload.projectId);
+        },
+      }),
+    );
     const delivery = new WebhookDelivery({
       pool,
       connectionString: rt.ctx.config.databaseUrl,

@@ -267,6 +267,12 @@ export const webhookStore = {
     return { attempts: a.rowCount ?? 0, messages: m.rowCount ?? 0 };
   },
 
+  async deleteProject(db: Queryable, projectId: string): Promise<void> {
+    await db.query(`DELETE FROM webhook_endpoints WHERE project_id = $1`, [projectId]);
+    await db.query(`DELETE FROM webhook_team_members WHERE project_id = $1`, [projectId]);
+    await db.query(`DELETE FROM webhook_portal_tokens WHERE project_id = $1`, [projectId]);
+  },
+
   // ---- team memberships (for user.deleted payloads) ----
   async memberAdded(db: Queryable, projectId: string, teamId: string, userId: string): Promise<void> {
     await db.query(
