@@ -26,6 +26,7 @@ import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
 import { WebhookService } from "@vestibule/proto/email/v1/webhook_service";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
+import { AuditService } from "@vestibule/proto/audit/v1/audit_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -56,6 +57,7 @@ export interface ServiceClients {
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
   readonly analytics: Client<typeof AnalyticsService>;
   readonly webhooks: Client<typeof WebhookService>;
+  readonly audit: Client<typeof AuditService>;
 }
 
 /**
@@ -112,5 +114,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
     webhooks: tagged(createServiceClient(WebhookService, email), "email"),
+    audit: tagged(createServiceClient(AuditService, identity), "identity"),
   };
 }
