@@ -145,6 +145,7 @@ import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { internalPaymentsRoutes } from "./internal-payments.ts";
+import { webhookRoutes } from "./internal-webhooks.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -295,4 +296,5 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   ...paymentsRoutes,
   ...internalPaymentsRoutes,
   stripeWebhookRoute,
+  ...webhookRoutes,
 ];
