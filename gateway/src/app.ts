@@ -23,6 +23,7 @@ import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
 import { registerBodyParsers } from "./http/body.ts";
+import { MAX_PATH_PARAM_LENGTH, answerClientError, answerFrameworkError } from "./http/framework-errors.ts";
 import { LazyChildLogger } from "./http/request-logger.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
@@ -93,7 +94,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
     trustProxy: trustProxySetting(config.trustProxy),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path parameters reach validation (a clear SCHEMA_ERROR) instead of fastify's JSON 414; longer ones, bad
+    // percent-encoding and HTTP-level errors are answered in plain text (http/framework-errors.ts, issue 18 fuzzing).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   app.setChildLoggerFactory((logger, bindings, options) => new LazyChildLogger(logger, bindings, options));
   app.decorateRequest("vestibuleAuth", null);

@@ -29,6 +29,36 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
   }
 }
 
+/**
+ * Deepest JSON nesting accepted in a request body. No request of the contract nests more than a few levels (free-form
+ * metadata included); a body nested tens of thousands of levels deep parses fine but overflows the stack of every
+ * recursive step after it (validation, error messages, serialisation to the services), and error texts grow with the
+ * square of the depth (issue 18, found by the route fuzzer).
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Whether JSON text opens more than `max` arrays/objects at once (one pass over the text, strings skipped). */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** BODY_PARSING_ERROR for JSON nested deeper than MAX_JSON_DEPTH. */
+export function tooDeep(): KnownError {
+  return parsingError(`Invalid JSON in request body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+}
+
 export function parseBody(contentType: string | undefined, body: Buffer): unknown {
   if (body.length === 0) return undefined;
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
@@ -44,6 +74,7 @@ export function parseBody(contentType: string | undefined, body: Buffer): unknow
   switch (type) {
     case "application/json":
       if (text.trim() === "") return undefined;
+      if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
       try {
         return JSON.parse(text) as unknown;
       } catch {
