@@ -69,6 +69,11 @@ export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Acce
   readonly tags: readonly string[];
   readonly access: A;
   readonly user?: UserRequirement;
+  /**
+   * "internal": the route serves only signed-in users of the `internal` project (project owners); any other project
+   * gets EXPECTED_INTERNAL_PROJECT from the handler. Read by the access matrix (issue 18) to derive its expectations.
+   */
+  readonly project?: "internal";
   readonly schemas: S;
   /** Largest request body of this route in bytes (default: the gateway's VESTIBULE_BODY_LIMIT). */
   readonly bodyLimit?: number;
