@@ -34,6 +34,9 @@ function byDeclaredAccess(route: RouteSpec, type: AccessType): Expectation {
   if (route.project === "internal") return refused(401, "EXPECTED_INTERNAL_PROJECT");
   if (route.user === "schema") return { kind: "user-schema" };
   if (route.user === "known-error") return refused(401, "USER_AUTHENTICATION_REQUIRED");
+  if (route.user === "access-token-expired") return refused(401, "ACCESS_TOKEN_EXPIRED");
+  const narrower = route.accessByParam?.access[String(sampleOf(propertiesOf(route.schemas.params)[route.accessByParam.param]))];
+  if (narrower && !narrower.includes(type)) return refused(401, "INSUFFICIENT_ACCESS_TYPE", narrower);
   return { kind: "passes" };
 }
 

@@ -78,7 +78,7 @@ function sampleString(s: Schema): string {
     case "uuid":
       return randomUUID();
     case "user-id-or-me":
-      return "me";
+      return randomUUID(); // not "me": `/users/me` is a route of its own
     case "email":
       return `fuzz-${randomUUID().slice(0, 8)}@example.com`;
     case "url":

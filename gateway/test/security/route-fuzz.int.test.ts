@@ -58,6 +58,42 @@ function describeFailure(f: Failure): string {
 }
 
 describe("route fuzzing", () => {
+  it("keeps the cases the fuzzer found answered in the contract's forms (regressions)", async () => {
+    const client = rawClient(tp.gatewayUrl, 1);
+    const server = { "x-stack-project-id": principals.projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": principals.secretServerKey };
+    const json = { ...server, "content-type": "application/json" };
+    const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string) => client.send({ method, path, headers, body: body === undefined ? undefined : Buffer.from(body) }, 10_000);
+    const text = (a: Answer) => ({ status: a.status, type: String(a.headers["content-type"]), known: a.headers["x-stack-known-error"], text: a.text });
+    const known = (a: Answer) => ({ status: a.status, code: a.headers["x-stack-known-error"], error: JSON.parse(a.text).error as string });
+
+    // seed 1: a 5,000-character path parameter was fastify's JSON 414 {"code":"FST_ERR_MAX_PARAM_LENGTH"}.
+    expect(text(await send("GET", `/api/v1/users/${"a".repeat(5_000)}`, server))).toEqual({
+      status: 414,
+      type: "text/plain; charset=utf-8",
+      known: undefined,
+      text: "URI Too Long: a path parameter is longer than 1000 characters.",
+    });
+    // ... and one of 300 characters was a 414 too; now it reaches validation.
+    expect(known(await send("GET", `/api/v1/users/${"a".repeat(300)}`, server))).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
+    // seed 1: headers over Node's limit were fastify's JSON 431.
+    const big = await send("GET", "/api/v1/projects/current", { ...server, "x-stack-random-nonce": ["x".repeat(9_000), "y".repeat(9_000)] });
+    expect(text(big)).toEqual({ status: 431, type: "text/plain; charset=utf-8", known: undefined, text: "Request headers are too large." });
+    // A path segment that is not valid percent-encoding.
+    const badUrl = await send("GET", "/api/v1/users/%E0%A4%A", server);
+    expect(badUrl.status).toBeLessThan(500);
+    expect(violation(badUrl, 2_000)).toBeUndefined();
+    // seed 1: JSON nested 20,000 levels deep stalled the gateway and overflowed its stack; 50,000 numbers where strings
+    // belong took seconds to cast and describe.
+    const deep = await send("POST", "/api/v1/auth/password/update", json, "[".repeat(20_000) + "]".repeat(20_000));
+    expect(known(deep)).toEqual({ status: 400, code: "BODY_PARSING_ERROR", error: "Invalid JSON in request body: nested deeper than 256 levels" });
+    const wide = await send("POST", "/api/v1/users", json, JSON.stringify({ display_name: Array.from({ length: 50_000 }, (_, i) => i) }));
+    expect(known(wide)).toEqual({ status: 400, code: "BODY_PARSING_ERROR", error: "Invalid JSON in request body: an array has more than 10000 items" });
+    const many = await send("POST", "/api/v1/team-permission-definitions", { ...json, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": principals.superSecretAdminKey }, JSON.stringify({ id: "x", contained_permission_ids: Array.from({ length: 9_000 }, (_, i) => ({ i })) }));
+    expect(known(many)).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
+    expect(many.ms).toBeLessThan(MAX_MS * 2);
+    client.close();
+  }, 120_000);
+
   it(`answers ${RUNS} hostile requests over every route with no 5xx, no hang, and only contract errors`, async () => {
     console.log(`route fuzzing: VESTIBULE_FUZZ_SEED=${SEED} VESTIBULE_FUZZ_RUNS=${RUNS} (${ROUTES.length} routes)`);
     const arbitrary = anyRequest(principals);
