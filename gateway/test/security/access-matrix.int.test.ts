@@ -143,3 +143,61 @@ describe("access matrix", () => {
     expect(problems).toEqual([]);
   }, 600_000);
 });
+
+describe("cross-project isolation", () => {
+  it("never lets another project's keys read or change a resource by its id", async () => {
+    const T = target.keys;
+    const server = keyHeaders(T, "server");
+    const u = await signUp(tp, T);
+    const team = await ok(api(tp, "POST", "/teams", server, { display_name: "Isolated team", creator_user_id: u.userId }), "team");
+    const key = await ok(api(tp, "POST", "/user-api-keys", server, { user_id: u.userId, description: "isolated", expires_at_millis: null }), "user api key");
+    const invitation = await ok(api(tp, "POST", "/team-invitations/send-code", server, { team_id: team.id, email: "invitee@example.com", callback_url: "http://localhost:3000/handler/team-invitation" }), "invitation");
+    const invitations = await ok(api(tp, "GET", `/team-invitations?team_id=${team.id}`, server), "invitations");
+    const invitationId = invitation.id ?? invitations.items[0].id;
+    const sessions = await ok(api(tp, "GET", `/auth/sessions?user_id=${u.userId}`, server), "sessions");
+    const sessionId = sessions.items[0].id as string;
+    await ok(api(tp, "PATCH", "/internal/config/override", keyHeaders(T, "admin"), { config_override_string: JSON.stringify({ "dataVault.stores.tokens": { displayName: "Tokens" } }) }), "vault store");
+    await ok(api(tp, "POST", "/data-vault/stores/tokens/set", server, { hashed_key: "isolated-key", encrypted_value: "AQAsecret" }), "vault value");
+
+    // Another project's server and admin keys, each on its own project (the only project they authenticate for).
+    const attempts: [string, string, unknown?][] = [
+      ["GET", `/users/${u.userId}`],
+      ["PATCH", `/users/${u.userId}`, { display_name: "pwned" }],
+      ["DELETE", `/users/${u.userId}`],
+      ["GET", `/teams/${team.id}`],
+      ["PATCH", `/teams/${team.id}`, { display_name: "pwned" }],
+      ["DELETE", `/teams/${team.id}`],
+      ["POST", `/team-memberships/${team.id}/${u.userId}`, {}],
+      ["DELETE", `/team-memberships/${team.id}/${u.userId}`],
+      ["GET", `/team-member-profiles/${team.id}/${u.userId}`],
+      ["GET", `/user-api-keys/${key.id}?user_id=${u.userId}`],
+      ["PATCH", `/user-api-keys/${key.id}?user_id=${u.userId}`, { revoked: true }],
+      ["POST", "/user-api-keys/check", { api_key: key.value }],
+      ["GET", `/team-invitations?team_id=${team.id}`],
+      ["DELETE", `/team-invitations/${invitationId}?team_id=${team.id}`],
+      ["GET", `/auth/sessions?user_id=${u.userId}`],
+      ["DELETE", `/auth/sessions/${sessionId}?user_id=${u.userId}`],
+      ["POST", "/data-vault/stores/tokens/get", { hashed_key: "isolated-key" }],
+      ["POST", "/data-vault/stores/tokens/set", { hashed_key: "isolated-key", encrypted_value: "AQApwned" }],
+      ["GET", `/contact-channels?user_id=${u.userId}`],
+      ["GET", `/connected-accounts/${u.userId}`],
+    ];
+    const leaks: string[] = [];
+    for (const type of ["server", "admin"] as const) {
+      for (const [method, path, body] of attempts) {
+        const r = await api(tp, method, path, keyHeaders(other.keys, type), body);
+        const leaked = r.status < 300 && (r.text.includes(u.userId) || r.text.includes(team.id) || r.text.includes("AQAsecret") || method !== "GET");
+        if (r.status >= 500 || leaked) leaks.push(`${type} ${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+
+    // Everything is still there, unchanged, for the owning project.
+    expect((await ok(api(tp, "GET", `/users/${u.userId}`, server), "user")).display_name).not.toBe("pwned");
+    expect((await ok(api(tp, "GET", `/teams/${team.id}`, server), "team")).display_name).toBe("Isolated team");
+    expect((await ok(api(tp, "GET", `/user-api-keys/${key.id}?user_id=${u.userId}`, server), "key")).manually_revoked_at_millis ?? null).toBeNull();
+    expect((await ok(api(tp, "GET", `/team-invitations?team_id=${team.id}`, server), "invitations")).items.map((i: { id: string }) => i.id)).toContain(invitationId);
+    expect((await ok(api(tp, "GET", `/auth/sessions?user_id=${u.userId}`, server), "sessions")).items.map((s: { id: string }) => s.id)).toContain(sessionId);
+    expect((await ok(api(tp, "POST", "/data-vault/stores/tokens/get", server, { hashed_key: "isolated-key" }), "vault")).encrypted_value).toBe("AQAsecret");
+  }, 180_000);
+});
