@@ -112,7 +112,7 @@ export async function ownedProject(tp: TestPlatform, name: string, owner?: Signe
   const userHeaders = { ...keyHeaders(internal, "client"), "x-stack-access-token": u.accessToken };
   const teams = await eventually(() => api(tp, "GET", "/teams?user_id=me", userHeaders), (r) => r.json?.items?.length >= 1);
   const project = await ok(
-    api(tp, "POST", "/internal/projects", userHeaders, { display_name: name, owner_team_id: teams.json.items[0].id, config: { allow_localhost: true, credential_enabled: true, client_team_creation_enabled: true } }),
+    api(tp, "POST", "/internal/projects", userHeaders, { display_name: name, owner_team_id: teams.json.items[0].id, config: { allow_localhost: true, credential_enabled: true, client_team_creation_enabled: true, allow_user_api_keys: true } }),
     "create project",
   );
   const set = await ok(
