@@ -29,6 +29,9 @@ import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { checkAccess, checkParamAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
 import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
+import { describeReadiness, type Readiness } from "./readiness.ts";
+import type { HttpMetrics } from "@vestibule/shared/metrics";
+import { AuditTrail } from "./audit/audit-trail.ts";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -41,6 +44,10 @@ export interface GatewayDeps {
   readonly ownership?: ProjectOwnership;
   /** Teams and team permissions (team API keys); defaults to the teams-permissions service (`teamsServiceAccess`). */
   readonly teams?: TeamAccess;
+  /** Dependency readiness behind `GET /health`; without it /health is a constant 200 (unit tests). */
+  readonly readiness?: Readiness;
+  /** Request counts and latencies for Prometheus (served on the metrics port by main.ts). */
+  readonly httpMetrics?: HttpMetrics;
 }
 
 export interface Gateway {
@@ -85,6 +92,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const apiKeyChecks = new ApiKeyCheckCache(clients);
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
+  const audit = new AuditTrail(clients);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
@@ -143,16 +151,28 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, config.mode));
 
+  const httpMetrics = deps.httpMetrics;
+  if (httpMetrics) {
+    app.addHook("onResponse", async (req, reply) => {
+      httpMetrics.observe(req.method, req.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
+
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache, audit }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
-  app.get("/health", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
+  app.get("/health", { schema: { hide: true } }, async (_req, reply) => {
+    if (!deps.readiness) return sendText(reply, 200, "OK");
+    const report = await deps.readiness.check();
+    return sendText(reply, report.ready ? 200 : 503, describeReadiness(report));
+  });
+  app.get("/health/live", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
@@ -260,6 +280,7 @@ function registerRoute(
     apiKeyChecks: ApiKeyCheckCache;
     teams: TeamAccess;
     teamCache: TeamCache;
+    audit: AuditTrail;
   },
   documented: boolean,
 ): void {
@@ -312,6 +333,8 @@ function registerRoute(
           clientIp: req.ip,
         });
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
+        const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
+        if (AuditTrail.audits(route, auth, status)) await state.audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
