@@ -28,6 +28,7 @@ import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
 import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
+import { AuditTrail } from "./audit/audit-trail.ts";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -84,6 +85,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const apiKeyChecks = new ApiKeyCheckCache(clients);
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
+  const audit = new AuditTrail(clients);
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
@@ -141,7 +143,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache, audit }, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -255,6 +257,7 @@ function registerRoute(
     apiKeyChecks: ApiKeyCheckCache;
     teams: TeamAccess;
     teamCache: TeamCache;
+    audit: AuditTrail;
   },
   documented: boolean,
 ): void {
@@ -304,6 +307,8 @@ function registerRoute(
           clientIp: req.ip,
         });
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
+        const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
+        if (AuditTrail.audits(route, auth, status)) await state.audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);

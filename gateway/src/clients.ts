@@ -28,6 +28,7 @@ import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_servic
 import { ItemService } from "@vestibule/proto/billing/v1/item_service";
 import { PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
 import { StripeService } from "@vestibule/proto/billing/v1/stripe_service";
+import { AuditService } from "@vestibule/proto/audit/v1/audit_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -60,6 +61,7 @@ export interface ServiceClients {
   readonly items: Client<typeof ItemService>;
   readonly purchases: Client<typeof PurchaseService>;
   readonly stripe: Client<typeof StripeService>;
+  readonly audit: Client<typeof AuditService>;
 }
 
 /**
@@ -118,5 +120,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     items: tagged(createServiceClient(ItemService, { ...base, baseUrl: config.billingUrl }), "billing"),
     purchases: tagged(createServiceClient(PurchaseService, { ...base, baseUrl: config.billingUrl }), "billing"),
     stripe: tagged(createServiceClient(StripeService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    audit: tagged(createServiceClient(AuditService, identity), "identity"),
   };
 }

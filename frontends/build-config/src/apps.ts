@@ -48,6 +48,7 @@ export const FRONTEND_APPS: readonly FrontendApp[] = [
   area("emails", "E-mails"),
   area("payments", "Payments"),
   area("settings", "Project settings"),
+  area("audit", "Audit log"),
   { dir: "example-host", mfName: "example_host", kind: "host", mountPath: "/example/", spa: true },
   // Last: "/" catches every path the others do not.
   { dir: "shell", mfName: "shell", kind: "host", mountPath: "/", spa: true },

@@ -138,12 +138,65 @@ export interface AnalyticsQueryResponse {
   readonly query_id: string;
 }
 
+/** Filters of the audit log (GET /internal/audit-log; services/identity/src/audit/README.md). */
+export interface AuditLogFilter {
+  readonly actorType?: "admin_user" | "admin_key" | "server_key" | "development_override";
+  readonly actorId?: string;
+  readonly resourceType?: string;
+  readonly resourceId?: string;
+  readonly action?: string;
+  readonly since?: Date;
+  readonly until?: Date;
+}
+
+/** One audit-log entry: who (actor), what (action on a resource, before/after without secrets), when, from where. */
+export interface AuditLogEntry {
+  readonly id: string;
+  readonly seq: number;
+  readonly occurred_at_millis: number;
+  readonly actor: { readonly type: string; readonly id: string; readonly project_id: string; readonly ip: string; readonly user_agent: string };
+  readonly action: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly request_id: string;
+  readonly request_line: string;
+  readonly prev_hash: string;
+  readonly hash: string;
+}
+
+function auditQuery(f: AuditLogFilter): Record<string, string | number | undefined> {
+  return {
+    actor_type: f.actorType,
+    actor_id: f.actorId || undefined,
+    resource_type: f.resourceType || undefined,
+    resource_id: f.resourceId || undefined,
+    action: f.action || undefined,
+    since: f.since?.getTime(),
+    until: f.until?.getTime(),
+  };
+}
+
 export const TRANSFER_NEEDS_INTERNAL_USER_MESSAGE =
   "transfer(user, teamId) needs a signed-in user of the internal project's client app (the user moves the project between their teams).";
 
 export class StackAdminApp extends StackServerApp {
   constructor(options: StackAdminAppConstructorOptions) {
     super(options as never);
+  }
+
+  /** One page of the project's audit log, newest first; pass `nextCursor` back for the next page. */
+  async listAuditLog(filter: AuditLogFilter = {}, page: { cursor?: string; limit?: number } = {}): Promise<{ items: AuditLogEntry[]; nextCursor: string | null }> {
+    const json = await this.admin<{ items: AuditLogEntry[]; pagination: { next_cursor: string | null } }>("/internal/audit-log", {
+      query: { ...auditQuery(filter), cursor: page.cursor, limit: page.limit },
+    });
+    return { items: json.items, nextCursor: json.pagination.next_cursor };
+  }
+
+  /** Every matching audit-log entry as JSON lines (GET /internal/audit-log/export). */
+  async exportAuditLog(filter: AuditLogFilter = {}): Promise<string> {
+    return (await this.api.send("/internal/audit-log/export", { accessType: "admin", query: auditQuery(filter) })).text;
   }
 
   /** @internal */
@@ -170,6 +223,7 @@ export class StackAdminApp extends StackServerApp {
       extraRequestHeaders: options.extraRequestHeaders ?? defaultExtraRequestHeaders(),
       clientVersion: CLIENT_VERSION,
       fetch: options.fetch,
+      maxRateLimitWaitMillis: options.maxRateLimitWaitMillis,
     });
   }
 

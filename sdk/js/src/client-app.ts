@@ -252,6 +252,7 @@ export class StackClientApp {
       extraRequestHeaders: options.extraRequestHeaders ?? defaultExtraRequestHeaders(),
       clientVersion: CLIENT_VERSION,
       fetch: options.fetch,
+      maxRateLimitWaitMillis: options.maxRateLimitWaitMillis,
     });
   }
 

@@ -24,6 +24,8 @@ export type {
   AdminMetrics,
   AnalyticsQueryOptions,
   AnalyticsQueryResponse,
+  AuditLogEntry,
+  AuditLogFilter,
   AdminOwnedProject,
   AdminProject,
   AdminProjectConfig,

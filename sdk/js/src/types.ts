@@ -56,6 +56,11 @@ export interface StackClientAppConstructorOptions {
   readonly uniqueIdentifier?: string;
   /** A fetch implementation (tests, proxies); default `globalThis.fetch`. */
   readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * A 429 whose `Retry-After` is longer than this is thrown at once (a `StatusError` with `retryAfterSeconds`) instead
+   * of being waited out silently; default: every 429 is waited out, as the published SDK does.
+   */
+  readonly maxRateLimitWaitMillis?: number;
 }
 export interface StackServerAppConstructorOptions extends StackClientAppConstructorOptions {
   readonly secretServerKey?: string;
