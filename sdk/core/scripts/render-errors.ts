@@ -43,7 +43,9 @@ export function renderCatalogueModule(): string {
       `parents: ${JSON.stringify(entry.parents)}`,
       `detailKeys: ${JSON.stringify(entry.detailKeys)}`,
       `message: ${JSON.stringify(fixedMessage(entry))}`,
-      `doc: ${JSON.stringify(entry.doc)}`,
+      // The doc is shipped only where it is the text of an error built without a message (a concrete code with no
+      // fixed message); elsewhere it is dead weight in every page that loads the SDK (sign-in's bundle budget).
+      `doc: ${JSON.stringify(!entry.abstract && fixedMessage(entry) === null ? entry.doc : null)}`,
     ];
     lines.push(`  ${entry.code}: { ${fields.join(", ")} },`);
   }

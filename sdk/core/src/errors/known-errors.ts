@@ -37,7 +37,7 @@ export class KnownError extends StatusError {
 
   constructor(code: ConcreteKnownErrorCode, message?: string, details?: KnownErrorDetails) {
     const data = KNOWN_ERROR_DATA[code];
-    const text = message ?? data.message ?? data.doc;
+    const text = message ?? data.message ?? data.doc ?? code;
     super(data.status, text);
     this.name = `KnownError<${code}>`;
     this.errorCode = code;
