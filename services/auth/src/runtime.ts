@@ -1,15 +1,15 @@
 import type { ServiceContext } from "@vestibule/shared/service";
-import { AccessTokens } from "./access-tokens.ts";
+import { AccessTokens } from "./signing/access-tokens.ts";
 import { readAuthConfig, type AuthConfig } from "./config.ts";
-import { locateIp, type IpLocator } from "./ip-info.ts";
+import { locateIp, type IpLocator } from "./sessions/ip-info.ts";
 import { Mailer } from "./mailer.ts";
-import { PasswordHasher } from "./password-hasher.ts";
+import { PasswordHasher } from "./passwords/password-hasher.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
 import { RateLimiter } from "@vestibule/shared/rate-limit";
-import { Sessions } from "./sessions.ts";
-import { SigningKeys } from "./signing-keys.ts";
-import { VerificationCodes } from "./verification-codes.ts";
+import { Sessions } from "./sessions/sessions.ts";
+import { SigningKeys } from "./signing/signing-keys.ts";
+import { VerificationCodes } from "./codes/verification-codes.ts";
 
 /** Everything the auth service's RPCs and consumers share, built once per service instance. */
 export interface AuthRuntime {

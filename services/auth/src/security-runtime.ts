@@ -1,14 +1,14 @@
 import { TeamDeletedSchema } from "@vestibule/proto/teams_permissions/v1/events";
 import { consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
-import { ApiKeys, type TeamDirectory } from "./api-keys.ts";
+import { ApiKeys, type TeamDirectory } from "./api-keys/api-keys.ts";
 import { ConsumedEvents } from "./events.ts";
 import type { AuthRuntime } from "./runtime.ts";
-import { cliLoginStore } from "./store/cli-login-store.ts";
-import { deletedTeamStore } from "./store/deleted-team-store.ts";
-import { teamsServiceDirectory } from "./team-directory.ts";
-import { totpStore } from "./store/totp-store.ts";
-import { TotpSecrets } from "./totp.ts";
+import { cliLoginStore } from "./cli/store/cli-login-store.ts";
+import { deletedTeamStore } from "./api-keys/store/deleted-team-store.ts";
+import { teamsServiceDirectory } from "./api-keys/team-directory.ts";
+import { totpStore } from "./mfa/store/totp-store.ts";
+import { TotpSecrets } from "./mfa/totp.ts";
 
 /** API keys, TOTP secrets and their helpers, built once per auth runtime (RPCs and consumers share them). */
 export interface SecurityRuntime {

@@ -4,8 +4,8 @@ import { ApiKeySchema, ApiKeyService, ApiKeyType, type ApiKey } from "@vestibule
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import type { ApiKeyKind } from "./domain/api-keys.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import type { SecurityRuntime } from "./security-runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import type { SecurityRuntime } from "../security-runtime.ts";
 import type { ApiKeyRow } from "./store/api-key-store.ts";
 
 const KIND: Partial<Record<ApiKeyType, ApiKeyKind>> = { [ApiKeyType.USER]: "user", [ApiKeyType.TEAM]: "team" };

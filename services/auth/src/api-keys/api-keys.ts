@@ -8,9 +8,9 @@ import type { Logger } from "@vestibule/shared/log";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { leakedApiKeyRevokedEmail } from "./domain/api-key-emails.ts";
 import { apiKeyProblem, formatApiKey, parseApiKey, type ApiKeyKind } from "./domain/api-keys.ts";
-import type { Mailer } from "./mailer.ts";
-import { isPeerError, type IdentityClients } from "./peers.ts";
-import type { ProjectSettingsCache } from "./project-settings.ts";
+import type { Mailer } from "../mailer.ts";
+import { isPeerError, type IdentityClients } from "../peers.ts";
+import type { ProjectSettingsCache } from "../project-settings.ts";
 import { apiKeyStore, type ApiKeyRow } from "./store/api-key-store.ts";
 import { deletedTeamStore } from "./store/deleted-team-store.ts";
 

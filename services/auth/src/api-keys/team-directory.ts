@@ -3,7 +3,7 @@ import { PermissionService } from "@vestibule/proto/teams_permissions/v1/permiss
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { peerUrl, type ServiceContext } from "@vestibule/shared/service";
 import type { TeamDirectory } from "./api-keys.ts";
-import { isPeerError, type IdentityClients } from "./peers.ts";
+import { isPeerError, type IdentityClients } from "../peers.ts";
 
 /** The permission that lets a member see, create and revoke a team's API keys. */
 export const MANAGE_API_KEYS = "$manage_api_keys";

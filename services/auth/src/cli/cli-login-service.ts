@@ -4,9 +4,9 @@ import { withTransaction, type Queryable } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
-import type { AuthRuntime } from "./runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
 import { cliLoginStore } from "./store/cli-login-store.ts";
-import { sessionStore } from "./store/session-store.ts";
+import { sessionStore } from "../sessions/store/session-store.ts";
 
 /** Contract bounds of a CLI login's lifetime: default 2 hours, at most 24 hours. */
 export const CLI_LOGIN_DEFAULT_MS = 7_200_000;

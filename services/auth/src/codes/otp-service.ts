@@ -5,12 +5,12 @@ import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { codeTail, linkWithCode } from "./domain/codes.ts";
-import { magicLinkEmail } from "./domain/emails.ts";
-import { isRedirectUrlTrusted } from "./domain/redirect.ts";
-import type { AuthSettings } from "./domain/settings.ts";
-import { normalizeEmail } from "./password-sign-in.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import { requireSecondFactor } from "./second-factor.ts";
+import { magicLinkEmail } from "../domain/emails.ts";
+import { isRedirectUrlTrusted } from "../domain/redirect.ts";
+import type { AuthSettings } from "../domain/settings.ts";
+import { normalizeEmail } from "../passwords/password-sign-in.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import { requireSecondFactor } from "../mfa/second-factor.ts";
 
 /** Characters of the code an OTP e-mail shows (upper-cased); the client keeps the other 39, the nonce. */
 export const OTP_LENGTH = 6;

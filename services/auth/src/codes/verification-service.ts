@@ -5,11 +5,11 @@ import { withTransaction } from "@vestibule/shared/db";
 import { knownError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { linkWithCode } from "./domain/codes.ts";
-import { verificationEmail } from "./domain/emails.ts";
-import { isRedirectUrlTrusted } from "./domain/redirect.ts";
-import { isPeerError } from "./peers.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import { claimsStore } from "./store/claims-store.ts";
+import { verificationEmail } from "../domain/emails.ts";
+import { isRedirectUrlTrusted } from "../domain/redirect.ts";
+import { isPeerError } from "../peers.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import { claimsStore } from "../sessions/store/claims-store.ts";
 import type { CodeRow } from "./store/code-store.ts";
 
 /**

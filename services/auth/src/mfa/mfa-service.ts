@@ -5,8 +5,8 @@ import { withTransaction } from "@vestibule/shared/db";
 import { knownError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { assertTotpSecret } from "./domain/totp.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import type { SecurityRuntime } from "./security-runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import type { SecurityRuntime } from "../security-runtime.ts";
 import { totpStore } from "./store/totp-store.ts";
 
 /**

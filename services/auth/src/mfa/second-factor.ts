@@ -1,7 +1,7 @@
 import { knownError } from "@vestibule/shared/errors";
 import { MFA_ATTEMPT_LIFETIME_MS } from "./domain/totp.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import { securityRuntime } from "./security-runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import { securityRuntime } from "../security-runtime.ts";
 
 /**
  * The gate every sign-in method passes before it issues tokens. A user with a TOTP secret does not get tokens: the

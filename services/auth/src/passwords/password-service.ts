@@ -4,17 +4,17 @@ import type { User } from "@vestibule/proto/identity/v1/user";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
-import { linkWithCode, PASSWORD_RESET_CODE_LIFETIME_MS } from "./domain/codes.ts";
-import { passwordResetEmail, verificationEmail } from "./domain/emails.ts";
+import { linkWithCode, PASSWORD_RESET_CODE_LIFETIME_MS } from "../codes/domain/codes.ts";
+import { passwordResetEmail, verificationEmail } from "../domain/emails.ts";
 import { assertPasswordRules } from "./domain/passwords.ts";
-import { isRedirectUrlTrusted } from "./domain/redirect.ts";
+import { isRedirectUrlTrusted } from "../domain/redirect.ts";
 import { MAX_SIGN_IN_BATCH, PasswordSignIns, normalizeEmail, type PasswordSignInInput } from "./password-sign-in.ts";
-import type { AuthSettings } from "./domain/settings.ts";
-import type { AuthRuntime } from "./runtime.ts";
+import type { AuthSettings } from "../domain/settings.ts";
+import type { AuthRuntime } from "../runtime.ts";
 import { credentialStore } from "./store/credential-store.ts";
-import { assertTotpSecret } from "./domain/totp.ts";
-import { oauthRuntime } from "./oauth/runtime.ts";
-import { createUserWithCredentials } from "./user-creation.ts";
+import { assertTotpSecret } from "../mfa/domain/totp.ts";
+import { oauthRuntime } from "../oauth/runtime.ts";
+import { createUserWithCredentials } from "../users/user-creation.ts";
 
 function signInInput(req: SignInWithPasswordRequest): PasswordSignInInput {
   return { projectId: req.projectId, email: req.email, password: req.password, ip: req.client?.ip ?? "" };

@@ -3,9 +3,9 @@ import type { SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { knownError } from "@vestibule/shared/errors";
-import type { AuthSettings } from "./domain/settings.ts";
-import type { AuthRuntime } from "./runtime.ts";
-import { requireSecondFactor } from "./second-factor.ts";
+import type { AuthSettings } from "../domain/settings.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import { requireSecondFactor } from "../mfa/second-factor.ts";
 import { credentialKey, credentialStore } from "./store/credential-store.ts";
 
 /** E-mails are compared and stored trimmed and lower-cased. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TokenUser } from "./domain/claims.ts";
+import type { TokenUser } from "../signing/domain/claims.ts";
 import { RecentClaims } from "./recent-claims.ts";
 
 const user: TokenUser = {

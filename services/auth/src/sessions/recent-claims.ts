@@ -1,4 +1,4 @@
-import type { TokenUser } from "./domain/claims.ts";
+import type { TokenUser } from "../signing/domain/claims.ts";
 
 /** How long a claims snapshot this replica just stored is taken as current (the refresh re-check is 10 minutes). */
 export const RECENT_CLAIMS_MS = 60_000;

@@ -5,7 +5,7 @@ import { RefreshSessionErrorSchema, SessionService, type RefreshSessionError, ty
 import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import type { Logger } from "@vestibule/shared/log";
 import { isUuid } from "@vestibule/shared/ids";
-import type { AuthRuntime } from "./runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
 import { MAX_SESSION_LIFETIME_MS, type RefreshOutcome } from "./sessions.ts";
 import type { SessionRow } from "./store/session-store.ts";
 

@@ -1,7 +1,7 @@
 import { sign as cryptoSign } from "node:crypto";
 import type { User } from "@vestibule/proto/identity/v1/user";
 import { buildAccessTokenClaims, type TokenUser } from "./domain/claims.ts";
-import type { AuthSettings } from "./domain/settings.ts";
+import type { AuthSettings } from "../domain/settings.ts";
 import type { SigningKey, SigningKeys } from "./signing-keys.ts";
 
 /** The token facts of an identity user. */

@@ -5,7 +5,7 @@ import type { EventBus, Outbox, Subscription } from "@vestibule/shared/events";
 import { decodeEnvelope } from "@vestibule/shared/events";
 import type { SecretBox } from "@vestibule/shared/secrets";
 import { audienceFor } from "./domain/claims.ts";
-import { AuthEvents } from "./events.ts";
+import { AuthEvents } from "../events.ts";
 import { signingKeyStore, type PublicJwk } from "./store/signing-key-store.ts";
 
 export interface SigningKey {

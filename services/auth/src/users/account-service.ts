@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { AccountService } from "@vestibule/proto/auth/v1/account_service";
 import { withTransaction } from "@vestibule/shared/db";
-import type { AuthRuntime } from "./runtime.ts";
+import type { AuthRuntime } from "../runtime.ts";
 import { forgetDeletedUser } from "./user-events.ts";
 
 /**

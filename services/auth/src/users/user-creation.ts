@@ -9,10 +9,10 @@ import type { User } from "@vestibule/proto/identity/v1/user";
 import type { CreateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
 import { withTransaction } from "@vestibule/shared/db";
 import { newId } from "@vestibule/shared/ids";
-import type { AuthRuntime } from "./runtime.ts";
-import { securityRuntime } from "./security-runtime.ts";
-import { credentialStore } from "./store/credential-store.ts";
-import { oauthStore } from "./oauth/store.ts";
+import type { AuthRuntime } from "../runtime.ts";
+import { securityRuntime } from "../security-runtime.ts";
+import { credentialStore } from "../passwords/store/credential-store.ts";
+import { oauthStore } from "../oauth/store/oauth-store.ts";
 
 export interface NewUserOAuthLink {
   readonly providerConfigId: string;

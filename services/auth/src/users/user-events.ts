@@ -3,14 +3,14 @@ import { consumeEvents, type Subscription } from "@vestibule/shared/events";
 import type { PoolClient } from "@vestibule/shared/db";
 import { isUuid } from "@vestibule/shared/ids";
 import type { ServiceContext } from "@vestibule/shared/service";
-import { tokenUser } from "./access-tokens.ts";
-import { AuthEvents, CONSUMERS, ConsumedEvents } from "./events.ts";
-import { claimsStore } from "./store/claims-store.ts";
-import { oauthStore } from "./oauth/store.ts";
-import { codeStore } from "./store/code-store.ts";
-import { credentialStore } from "./store/credential-store.ts";
-import { passkeyStore } from "./passkeys/passkey-store.ts";
-import { sessionStore } from "./store/session-store.ts";
+import { tokenUser } from "../signing/access-tokens.ts";
+import { AuthEvents, CONSUMERS, ConsumedEvents } from "../events.ts";
+import { claimsStore } from "../sessions/store/claims-store.ts";
+import { oauthStore } from "../oauth/store/oauth-store.ts";
+import { codeStore } from "../codes/store/code-store.ts";
+import { credentialStore } from "../passwords/store/credential-store.ts";
+import { passkeyStore } from "../passkeys/store/passkey-store.ts";
+import { sessionStore } from "../sessions/store/session-store.ts";
 
 async function storeSnapshot(tx: PoolClient, user: User | undefined): Promise<void> {
   if (!user || !isUuid(user.id) || !user.projectId) return;

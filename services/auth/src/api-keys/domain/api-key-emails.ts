@@ -2,7 +2,7 @@
  * The e-mail telling an API key's owner that a secret scanner found the key in public and it was revoked.
  * Plain, self-contained HTML (inline styles only) plus a text alternative. Pure functions, no I/O.
  */
-import { escapeHtml, type EmailContent } from "./emails.ts";
+import { escapeHtml, type EmailContent } from "../../domain/emails.ts";
 
 export function leakedApiKeyRevokedEmail(input: {
   projectName: string;

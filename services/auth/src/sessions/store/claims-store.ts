@@ -1,5 +1,5 @@
 import type { Queryable } from "@vestibule/shared/db";
-import type { TokenUser } from "../domain/claims.ts";
+import type { TokenUser } from "../../signing/domain/claims.ts";
 
 export interface ClaimsSnapshot extends TokenUser {
   readonly projectId: string;
