@@ -8,7 +8,7 @@ import { codeTail, linkWithCode } from "./domain/codes.ts";
 import { magicLinkEmail } from "../domain/emails.ts";
 import { isRedirectUrlTrusted } from "../domain/redirect.ts";
 import type { AuthSettings } from "../domain/settings.ts";
-import { normalizeEmail } from "../passwords/password-sign-in.ts";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import type { AuthRuntime } from "../runtime.ts";
 import { requireSecondFactor } from "../mfa/second-factor.ts";
 

@@ -2,16 +2,12 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { knownError } from "@vestibule/shared/errors";
 import type { AuthSettings } from "../domain/settings.ts";
 import type { AuthRuntime } from "../runtime.ts";
 import { requireSecondFactor } from "../mfa/second-factor.ts";
 import { credentialKey, credentialStore } from "./store/credential-store.ts";
-
-/** E-mails are compared and stored trimmed and lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 /** A user id nobody has: the credential lookup of an unknown e-mail costs the same as a known one. */
 const NO_USER = "00000000-0000-4000-8000-000000000000";
@@ -180,16 +176,13 @@ export class PasswordSignIns {
     }
   }
 
-  /** FindUsersByAuthEmails; FindUserByAuthEmail per e-mail while identity is an older version without it. */
+  /**
+   * The users of a batch of e-mails, in one FindUsersByAuthEmails call. Identity must have that RPC (no fallback to one
+   * FindUserByAuthEmail per e-mail for older identity services: upgrade identity before auth, see deploy/README.md).
+   */
   private async findUsers(lookups: { projectId: string; email: string }[]): Promise<FindUserByAuthEmailResponse[]> {
-    const { users } = this.rt.identity;
-    try {
-      const { results } = await users.findUsersByAuthEmails({ lookups });
-      if (results.length !== lookups.length) throw new ConnectError(`FindUsersByAuthEmails answered ${results.length} results for ${lookups.length}`, Code.Internal);
-      return results;
-    } catch (err) {
-      if (!(err instanceof ConnectError && err.code === Code.Unimplemented)) throw err;
-      return Promise.all(lookups.map((l) => users.findUserByAuthEmail(l)));
-    }
+    const { results } = await this.rt.identity.users.findUsersByAuthEmails({ lookups });
+    if (results.length !== lookups.length) throw new ConnectError(`FindUsersByAuthEmails answered ${results.length} results for ${lookups.length}`, Code.Internal);
+    return results;
   }
 }
