@@ -1,5 +1,5 @@
 import { TeamDeletedSchema } from "@vestibule/proto/teams_permissions/v1/events";
-import { consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
+import { consumeEvents, defineEvent, deletedUserOf, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import { ApiKeys, type TeamDirectory } from "./api-keys/api-keys.ts";
 import { ConsumedEvents } from "./events.ts";
@@ -73,12 +73,13 @@ export async function startSecurity(rt: AuthRuntime, intervalMs = 3_600_000): Pr
         log: ctx.log,
         consumer: SECURITY_CONSUMERS.userDeleted,
         event: ConsumedEvents.userDeleted,
-        handler: async ({ envelope, payload }, tx) => {
-          const projectId = payload.projectId || envelope.projectId;
-          if (!projectId || !isUuid(payload.userId)) return;
-          const keys = await sec.apiKeys.deleteForOwnerIn(tx, projectId, "user", payload.userId);
-          await totpStore.delete(tx, projectId, payload.userId);
-          if (keys.length > 0) ctx.log.info({ project_id: projectId, user_id: payload.userId, api_keys: keys.length }, "deleted user's API keys removed");
+        handler: async (event, tx) => {
+          const deleted = deletedUserOf(event, ctx.log);
+          if (!deleted) return;
+          const { projectId, userId } = deleted;
+          const keys = await sec.apiKeys.deleteForOwnerIn(tx, projectId, "user", userId);
+          await totpStore.delete(tx, projectId, userId);
+          if (keys.length > 0) ctx.log.info({ project_id: projectId, user_id: userId, api_keys: keys.length }, "deleted user's API keys removed");
         },
       }),
       await consumeEvents({

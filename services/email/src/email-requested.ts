@@ -1,5 +1,4 @@
-import { consumeEvents, openFields, type Subscription } from "@vestibule/shared/events";
-import { isUuid } from "@vestibule/shared/ids";
+import { consumeEvents, deletedUserOf, openFields, type Subscription } from "@vestibule/shared/events";
 import { PayloadOpenError } from "@vestibule/shared/secrets";
 import { CONSUMERS, ConsumedEvents, EMAIL_REQUEST_SOURCES, SEALED_EMAIL_FIELDS } from "./events.ts";
 import type { EmailRuntime } from "./runtime.ts";
@@ -53,8 +52,9 @@ export async function startEventConsumers(rt: EmailRuntime): Promise<() => Promi
         log,
         consumer: CONSUMERS.userDeleted,
         event: ConsumedEvents.userDeleted,
-        handler: async ({ payload }, tx) => {
-          if (isUuid(payload.userId)) await preferenceStore.deleteUser(tx, payload.projectId, payload.userId);
+        handler: async (event, tx) => {
+          const deleted = deletedUserOf(event, log);
+          if (deleted) await preferenceStore.deleteUser(tx, deleted.projectId, deleted.userId);
         },
       }),
       await consumeEvents({

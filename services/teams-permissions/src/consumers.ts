@@ -1,5 +1,5 @@
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
-import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import { consumeEvents, deletedUserOf, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import { CONSUMERS, ConsumedEvents, TeamsEvents } from "./events.ts";
 import { setUpNewUser } from "./new-users.ts";
@@ -54,13 +54,11 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
         log,
         consumer: CONSUMERS.userDeleted,
         event: ConsumedEvents.userDeleted,
-        handler: async ({ envelope, payload }, tx) => {
-          const projectId = payload.projectId || envelope.projectId;
-          const userId = payload.userId;
-          if (!projectId || !isUuid(userId)) {
-            log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
-            return;
-          }
+        handler: async (event, tx) => {
+          const deleted = deletedUserOf(event, log);
+          if (!deleted) return;
+          const { projectId, userId } = deleted;
+          const envelope = event.envelope;
           await deletedUserStore.insert(tx, projectId, userId);
           await setUpUserStore.deleteUser(tx, projectId, userId);
           const teams = await memberStore.deleteForUser(tx, projectId, userId);

@@ -1,5 +1,5 @@
 import type { User } from "@vestibule/proto/identity/v1/user";
-import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import { consumeEvents, deletedUserOf, type Subscription } from "@vestibule/shared/events";
 import type { PoolClient } from "@vestibule/shared/db";
 import { isUuid } from "@vestibule/shared/ids";
 import type { ServiceContext } from "@vestibule/shared/service";
@@ -77,13 +77,11 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
         log,
         consumer: CONSUMERS.userDeleted,
         event: ConsumedEvents.userDeleted,
-        handler: async ({ envelope, payload }, tx) => {
-          const projectId = payload.projectId || envelope.projectId;
-          const userId = payload.userId;
-          if (!projectId || !isUuid(userId)) {
-            log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
-            return;
-          }
+        handler: async (event, tx) => {
+          const deleted = deletedUserOf(event, log);
+          if (!deleted) return;
+          const { projectId, userId } = deleted;
+          const envelope = event.envelope;
           const sessions = await forgetDeletedUser(ctx, tx, projectId, userId);
           log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
         },
