@@ -8,7 +8,8 @@ import { linkWithCode, PASSWORD_RESET_CODE_LIFETIME_MS } from "../codes/domain/c
 import { passwordResetEmail, verificationEmail } from "../domain/emails.ts";
 import { assertPasswordRules } from "./domain/passwords.ts";
 import { isRedirectUrlTrusted } from "../domain/redirect.ts";
-import { MAX_SIGN_IN_BATCH, PasswordSignIns, normalizeEmail, type PasswordSignInInput } from "./password-sign-in.ts";
+import { normalizeEmail } from "@vestibule/shared/emails";
+import { MAX_SIGN_IN_BATCH, PasswordSignIns, type PasswordSignInInput } from "./password-sign-in.ts";
 import type { AuthSettings } from "../domain/settings.ts";
 import type { AuthRuntime } from "../runtime.ts";
 import { credentialStore } from "./store/credential-store.ts";
@@ -68,6 +69,11 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     }
   }
 
+  /** Undoing a stored password after a later step failed did not work either: logged, the first error still answers. */
+  function compensationFailed(projectId: string, userId: string, cause: unknown): void {
+    log.error({ project_id: projectId, user_id: userId, err: (cause as Error)?.message }, "compensation failed: could not delete the password just stored");
+  }
+
   return {
     async signUpWithPassword(req) {
       const s = await passwordSettings(req.projectId);
@@ -102,7 +108,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
           });
           user = res.user!;
         } catch (err) {
-          await credentialStore.delete(pool, req.projectId, anonymous.id).catch(() => {});
+          await credentialStore.delete(pool, req.projectId, anonymous.id).catch((cause: unknown) => compensationFailed(req.projectId, anonymous.id, cause));
           throw err;
         }
         created = false;
@@ -215,7 +221,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       try {
         await syncHasPassword(req.projectId, user, true);
       } catch (err) {
-        await credentialStore.delete(pool, req.projectId, user.id).catch(() => {});
+        await credentialStore.delete(pool, req.projectId, user.id).catch((cause: unknown) => compensationFailed(req.projectId, user.id, cause));
         throw err;
       }
       return {};
