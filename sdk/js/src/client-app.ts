@@ -65,8 +65,10 @@ import {
 } from "./urls.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import { projectUpdateBody } from "./project-body.ts";
-import type { AdminOwnedProject, AdminProjectCreateOptions } from "./admin-app.ts";
+import type { Json } from "./json.ts";
 import type {
+  AdminOwnedProject,
+  AdminProjectCreateOptions,
   ActiveSession,
   Passkey,
   ApiKeyCreationOptions,
@@ -98,8 +100,7 @@ import type {
   UserUpdateOptions,
 } from "./types.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = Record<string, any>;
+export type { Json } from "./json.ts";
 
 export const MFA_ATTEMPT_CODE_STORAGE_KEY = "stack_mfa_attempt_code";
 export const CLI_POLL_INTERVAL_MS = 2_000;
@@ -152,7 +153,7 @@ type TokensResponse = { access_token: string; refresh_token: string; is_new_user
  */
 export const currentUserSessions = new WeakMap<object, { readonly api: ApiClient; readonly session: CoreSession }>();
 
-/** @internal What an owned project is built from (see ownedProjectFactory). */
+/** @internal What an owned project is built from (see ownedProject). */
 export interface OwnedProjectSource {
   /** The admin project JSON (`/internal/projects*`). */
   readonly json: Json;
@@ -162,14 +163,13 @@ export interface OwnedProjectSource {
 }
 
 /**
- * @internal Builds an owned project with its admin app. Filled in by admin-app.ts when it loads: a runtime import of
- * the admin app here would be circular (the admin app extends this class).
+ * Builds owned projects with their admin app. The admin app extends this class, so it is loaded with a dynamic
+ * `import()` when an internal user first lists or creates projects: no import cycle, and nothing registered at module
+ * load that a bundler honouring `"sideEffects": false` could drop (issue 22).
  */
-export const ownedProjectFactory: { create?: (source: OwnedProjectSource) => AdminOwnedProject } = {};
-
-function ownedProject(source: OwnedProjectSource): AdminOwnedProject {
-  if (!ownedProjectFactory.create) throw new Error("Owned projects need the admin app: import StackAdminApp from @vestibule/js.");
-  return ownedProjectFactory.create(source);
+async function ownedProjects(sources: readonly OwnedProjectSource[]): Promise<AdminOwnedProject[]> {
+  const { ownedProjectFrom } = await import("./admin-app.ts");
+  return sources.map(ownedProjectFrom);
 }
 
 let anonymousIds = 0;
@@ -1103,12 +1103,13 @@ export class StackClientApp {
     const internal: InternalUserExtra = {
       async listOwnedProjects() {
         const r = await api.json<{ items: Json[] }>("/internal/projects", { session });
-        return r.items.map((p) => ownedProject({ json: p, session, options: app.options }));
+        return ownedProjects(r.items.map((p) => ({ json: p, session, options: app.options })));
       },
       async createProject(options: AdminProjectCreateOptions) {
         const body = { ...projectUpdateBody(options), owner_team_id: options.teamId };
         const created = await api.json<Json>("/internal/projects", { method: "POST", body, session });
-        return ownedProject({ json: created, session, options: app.options });
+        const [project] = await ownedProjects([{ json: created, session, options: app.options }]);
+        return project!;
       },
     };
     return Object.assign(user, internal);
