@@ -1,17 +1,16 @@
 import { Code, type ServiceImpl } from "@connectrpc/connect";
 import { PasswordService, type SignInWithPasswordRequest } from "@vestibule/proto/auth/v1/password_service";
-import type { User } from "@vestibule/proto/identity/v1/user";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import { isUuid } from "@vestibule/shared/ids";
 import { linkWithCode, PASSWORD_RESET_CODE_LIFETIME_MS } from "../codes/domain/codes.ts";
-import { passwordResetEmail, verificationEmail } from "../domain/emails.ts";
+import { passwordResetEmail } from "../domain/emails.ts";
 import { assertPasswordRules } from "./domain/passwords.ts";
-import { isRedirectUrlTrusted } from "../domain/redirect.ts";
 import { normalizeEmail } from "@vestibule/shared/emails";
 import { MAX_SIGN_IN_BATCH, PasswordSignIns, type PasswordSignInInput } from "./password-sign-in.ts";
-import type { AuthSettings } from "../domain/settings.ts";
 import type { AuthRuntime } from "../runtime.ts";
+import { assertTrusted, compensationFailed, existingUser, findAuthUser, passwordSettings, syncHasPassword } from "./password-checks.ts";
+import { signUpAnonymously, signUpWithPassword } from "./password-sign-up.ts";
 import { credentialStore } from "./store/credential-store.ts";
 import { assertTotpSecret } from "../mfa/domain/totp.ts";
 import { oauthRuntime } from "../oauth/runtime.ts";
@@ -26,131 +25,13 @@ function sleep(ms: number): Promise<void> {
 }
 
 export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof PasswordService> {
-  const { ctx, identity, settings, sessions, hasher, limiter, codes, mailer } = rt;
+  const { ctx, sessions, hasher, limiter, codes, mailer } = rt;
   const { pool, log } = ctx;
   const signIns = new PasswordSignIns(rt);
 
-  async function passwordSettings(projectId: string): Promise<AuthSettings> {
-    const s = await settings.get(projectId);
-    if (!s.passwordSignIn) throw knownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
-    return s;
-  }
-
-  function assertTrusted(s: AuthSettings, url: string): void {
-    if (!isRedirectUrlTrusted(url, s.redirectTrust)) throw knownError("REDIRECT_URL_NOT_WHITELISTED");
-  }
-
-  async function findAuthUser(projectId: string, email: string): Promise<User | undefined> {
-    const res = await identity.users.findUserByAuthEmail({ projectId, email });
-    return res.user;
-  }
-
-  /** A user that must exist (path semantics: USER_NOT_FOUND). */
-  async function existingUser(projectId: string, userId: string): Promise<User> {
-    if (!isUuid(userId)) throw knownError("USER_NOT_FOUND");
-    const user = await sessions.getUser(projectId, userId);
-    if (!user) throw knownError("USER_NOT_FOUND");
-    return user;
-  }
-
-  /** Mirrors "has a password" into identity's user (which serves has_password / auth_with_email). */
-  async function syncHasPassword(projectId: string, user: User, hasPassword: boolean): Promise<void> {
-    if (user.hasPassword === hasPassword) return;
-    await identity.users.updateUser({ projectId, userId: user.id, hasPassword });
-  }
-
-  /** Best-effort undo of a user created in identity when storing its credentials failed. */
-  async function compensateCreatedUser(projectId: string, userId: string, cause: unknown): Promise<void> {
-    log.warn({ project_id: projectId, user_id: userId, err: (cause as Error)?.message }, "storing credentials failed; deleting the user just created");
-    try {
-      await identity.users.deleteUser({ projectId, userId });
-    } catch (err) {
-      log.error({ project_id: projectId, user_id: userId, err }, "compensation failed: could not delete the user created in identity");
-    }
-  }
-
-  /** Undoing a stored password after a later step failed did not work either: logged, the first error still answers. */
-  function compensationFailed(projectId: string, userId: string, cause: unknown): void {
-    log.error({ project_id: projectId, user_id: userId, err: (cause as Error)?.message }, "compensation failed: could not delete the password just stored");
-  }
-
   return {
     async signUpWithPassword(req) {
-      const s = await passwordSettings(req.projectId);
-      // No callback URL (the current SDK's noVerificationCallback): the user is created unverified and no e-mail goes out.
-      const callbackUrl = req.verificationCallbackUrl || undefined;
-      if (callbackUrl !== undefined) assertTrusted(s, callbackUrl);
-      if (!s.allowSignUp) throw knownError("SIGN_UP_NOT_ENABLED");
-      assertPasswordRules(req.password);
-      const email = normalizeEmail(req.email);
-      if (await findAuthUser(req.projectId, email)) {
-        throw knownError("USER_EMAIL_ALREADY_EXISTS", { email, would_work_if_email_was_verified: false });
-      }
-      const passwordHash = await hasher.hash(req.password);
-      const ip = req.client?.ip ?? "";
-      const anonymous = req.anonymousUserId && isUuid(req.anonymousUserId) ? await sessions.getUser(req.projectId, req.anonymousUserId) : undefined;
-
-      let user: User;
-      /** Whether identity created the user now (else an anonymous user was upgraded): decides the compensation. */
-      let created: boolean;
-      if (anonymous?.isAnonymous) {
-        // Upgrade in place: the credential first, then identity; if identity refuses, the credential goes again.
-        await credentialStore.upsert(pool, req.projectId, anonymous.id, passwordHash);
-        try {
-          const res = await identity.users.updateUser({
-            projectId: req.projectId,
-            userId: anonymous.id,
-            primaryEmail: { value: email },
-            primaryEmailVerified: false,
-            primaryEmailAuthEnabled: true,
-            hasPassword: true,
-            isAnonymous: false,
-          });
-          user = res.user!;
-        } catch (err) {
-          await credentialStore.delete(pool, req.projectId, anonymous.id).catch((cause: unknown) => compensationFailed(req.projectId, anonymous.id, cause));
-          throw err;
-        }
-        created = false;
-      } else {
-        const res = await identity.users.createUser({
-          projectId: req.projectId,
-          primaryEmail: email,
-          primaryEmailVerified: false,
-          primaryEmailAuthEnabled: true,
-          hasPassword: true,
-          signUpMethod: "password",
-          signUpIp: ip,
-        });
-        user = res.user!;
-        created = true;
-      }
-
-      let session;
-      try {
-        session = await withTransaction(pool, async (tx) => {
-          if (created) await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
-          const opened = await sessions.open(tx, { projectId: req.projectId, userId: user.id, ip, isSignIn: true });
-          if (callbackUrl === undefined) return opened;
-          const code = await codes.create(tx, {
-            projectId: req.projectId,
-            purpose: "contact_channel_verification",
-            userId: user.id,
-            data: { user_id: user.id, email },
-          });
-          await mailer.request(tx, {
-            projectId: req.projectId,
-            to: email,
-            userId: user.id,
-            content: verificationEmail(s.displayName, linkWithCode(callbackUrl, code)),
-          });
-          return opened;
-        });
-      } catch (err) {
-        if (created) await compensateCreatedUser(req.projectId, user.id, err);
-        throw err;
-      }
-      return { result: await sessions.result(s, user, session, true) };
+      return signUpWithPassword(rt, req);
     },
 
     async signInWithPassword(req) {
@@ -173,21 +54,11 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     },
 
     async signUpAnonymously(req) {
-      const s = await settings.get(req.projectId);
-      const ip = req.client?.ip ?? "";
-      const { user } = await identity.users.createUser({ projectId: req.projectId, isAnonymous: true, signUpMethod: "anonymous", signUpIp: ip });
-      let session;
-      try {
-        session = await sessions.open(pool, { projectId: req.projectId, userId: user!.id, ip, isSignIn: true });
-      } catch (err) {
-        await compensateCreatedUser(req.projectId, user!.id, err);
-        throw err;
-      }
-      return { result: await sessions.result(s, user!, session, true) };
+      return signUpAnonymously(rt, req);
     },
 
     async updatePassword(req) {
-      await passwordSettings(req.projectId);
+      await passwordSettings(rt, req.projectId);
       assertPasswordRules(req.newPassword);
       const stored = isUuid(req.userId) ? await credentialStore.get(pool, req.projectId, req.userId) : undefined;
       if (!stored) throw knownError("USER_DOES_NOT_HAVE_PASSWORD");
@@ -206,10 +77,10 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
     },
 
     async setPassword(req) {
-      await passwordSettings(req.projectId);
+      await passwordSettings(rt, req.projectId);
       assertPasswordRules(req.password);
       const alreadySet = () => statusError(400, "User already has a password set.");
-      const user = await existingUser(req.projectId, req.userId);
+      const user = await existingUser(rt, req.projectId, req.userId);
       if (await credentialStore.get(pool, req.projectId, user.id)) throw alreadySet();
       const passwordHash = await hasher.hash(req.password);
       const inserted = await withTransaction(pool, async (tx) => {
@@ -219,9 +90,9 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
       });
       if (!inserted) throw alreadySet();
       try {
-        await syncHasPassword(req.projectId, user, true);
+        await syncHasPassword(rt, req.projectId, user, true);
       } catch (err) {
-        await credentialStore.delete(pool, req.projectId, user.id).catch((cause: unknown) => compensationFailed(req.projectId, user.id, cause));
+        await credentialStore.delete(pool, req.projectId, user.id).catch((cause: unknown) => compensationFailed(rt, req.projectId, user.id, cause));
         throw err;
       }
       return {};
@@ -236,7 +107,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
         hasher.assertImportable(c.value);
         passwordHash = c.value;
       }
-      const user = await existingUser(req.projectId, req.userId);
+      const user = await existingUser(rt, req.projectId, req.userId);
       if (c.case === "password") passwordHash = await hasher.hash(c.value);
       await withTransaction(pool, async (tx) => {
         if (passwordHash !== undefined) await credentialStore.upsert(tx, req.projectId, user.id, passwordHash);
@@ -245,18 +116,18 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
         await sessions.revokeAllIn(tx, req.projectId, user.id);
         await codes.revokeOutstanding(tx, req.projectId, user.id, "password_reset");
       });
-      await syncHasPassword(req.projectId, user, passwordHash !== undefined);
+      await syncHasPassword(rt, req.projectId, user, passwordHash !== undefined);
       return {};
     },
 
     async sendPasswordResetCode(req) {
       const started = Date.now();
-      const s = await passwordSettings(req.projectId);
+      const s = await passwordSettings(rt, req.projectId);
       assertTrusted(s, req.callbackUrl);
       const email = normalizeEmail(req.email);
       // Throttles e-mails to one inbox (a separate method: never blocks sign-in); the same for unknown addresses.
       await limiter.count({ method: "password_reset_send", projectId: req.projectId, account: email });
-      const user = await findAuthUser(req.projectId, email);
+      const user = await findAuthUser(rt, req.projectId, email);
       if (user) {
         await withTransaction(pool, async (tx) => {
           const code = await codes.create(tx, {
@@ -298,7 +169,7 @@ export function createPasswordService(rt: AuthRuntime): ServiceImpl<typeof Passw
         // The other reset codes e-mailed to the user stop working with this one (issue 18).
         await codes.revokeOutstanding(tx, req.projectId, user.id, "password_reset");
       });
-      await syncHasPassword(req.projectId, user, true);
+      await syncHasPassword(rt, req.projectId, user, true);
       return {};
     },
 

@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { FindUserByAuthEmailResponse } from "@vestibule/proto/identity/v1/user_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
+import { Batch, type BatchOutcome } from "@vestibule/shared/batch";
 import { normalizeEmail } from "@vestibule/shared/emails";
 import { knownError } from "@vestibule/shared/errors";
 import type { AuthSettings } from "../domain/settings.ts";
@@ -21,7 +22,7 @@ export interface PasswordSignInInput {
 }
 
 /** Each sign-in's outcome: its tokens, or the error a single sign-in would have failed with. */
-export type PasswordSignInOutcome = { ok: SignInResult } | { error: unknown };
+export type PasswordSignInOutcome = BatchOutcome<SignInResult>;
 
 /** Items most one SignInWithPasswords call may carry. */
 export const MAX_SIGN_IN_BATCH = 256;
@@ -49,114 +50,78 @@ export class PasswordSignIns {
 
   async signInMany(inputs: readonly PasswordSignInInput[]): Promise<PasswordSignInOutcome[]> {
     const { settings, limiter, hasher, sessions, ctx } = this.rt;
-    const out: (PasswordSignInOutcome | undefined)[] = new Array(inputs.length).fill(undefined);
-    const fail = (i: number, error: unknown) => void (out[i] = { error });
-    const pending = () => inputs.map((_, i) => i).filter((i) => out[i] === undefined);
+    const batch = new Batch<PasswordSignInInput, SignInResult>(inputs);
 
     // Project settings (cached: normally no I/O).
     const projectSettings = new Map<string, Promise<AuthSettings>>();
     for (const x of inputs) if (!projectSettings.has(x.projectId)) projectSettings.set(x.projectId, settings.get(x.projectId));
     const settingsOf: AuthSettings[] = new Array(inputs.length);
-    await Promise.all(
-      inputs.map(async (x, i) => {
-        try {
-          const s = await projectSettings.get(x.projectId)!;
-          if (!s.passwordSignIn) throw knownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
-          settingsOf[i] = s;
-        } catch (error) {
-          fail(i, error);
-        }
-      }),
-    );
+    await batch.each(batch.pending(), async (i) => {
+      const s = await projectSettings.get(inputs[i]!.projectId)!;
+      if (!s.passwordSignIn) throw knownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+      settingsOf[i] = s;
+    });
 
     // The users of every e-mail, in one identity call.
     const emails = inputs.map((x) => normalizeEmail(x.email));
     const users: (User | undefined)[] = new Array(inputs.length);
-    const lookups = pending();
+    const lookups = batch.pending();
     if (lookups.length > 0) {
-      try {
-        const found = await this.findUsers(lookups.map((i) => ({ projectId: inputs[i]!.projectId, email: emails[i]! })));
-        lookups.forEach((i, k) => (users[i] = found[k]!.user));
-      } catch (error) {
-        for (const i of lookups) fail(i, error);
-      }
+      const found = await batch.shared(() => this.findUsers(lookups.map((i) => ({ projectId: inputs[i]!.projectId, email: emails[i]! }))), lookups);
+      if (found) lookups.forEach((i, k) => (users[i] = found[k]!.user));
     }
 
     // The password hashes of every item, in one query.
-    const checking = pending();
-    let passwordHashes: Map<string, string>;
-    try {
-      passwordHashes = await credentialStore.getMany(
-        ctx.pool,
-        checking.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]?.id ?? NO_USER })),
-      );
-    } catch (error) {
-      for (const i of checking) fail(i, error);
-      return out as PasswordSignInOutcome[];
-    }
+    const checking = batch.pending();
+    const passwordHashes = await batch.shared(
+      () => credentialStore.getMany(ctx.pool, checking.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]?.id ?? NO_USER }))),
+      checking,
+    );
+    if (!passwordHashes) return batch.outcomes();
 
     // Each item's check once the limiter reserved its attempt (refused items get the 429 before any argon2 work;
     // the argon2 work runs on the thread pool, the items of a round concurrently).
     const verified: number[] = [];
-    let guarded: ({ error: unknown } | undefined)[];
-    try {
-      guarded = await limiter.guardMany(
-        checking.map((i) => ({ method: "password", projectId: inputs[i]!.projectId, account: emails[i], ip: inputs[i]!.ip || undefined })),
-        async (k, attempt) => {
-          const i = checking[k]!;
-          const x = inputs[i]!;
-          const user = users[i];
-          const hash = user ? passwordHashes.get(credentialKey(x.projectId, user.id)) : undefined;
-          const ok = hash ? await hasher.verify(hash, x.password) : await hasher.verifyDummy(x.password);
-          if (!ok || !user || !hash) throw knownError("EMAIL_PASSWORD_MISMATCH");
-          attempt.success();
-          verified.push(i);
-        },
-      );
-    } catch (error) {
-      for (const i of checking) fail(i, error);
-      return out as PasswordSignInOutcome[];
-    }
-    checking.forEach((i, k) => guarded[k] && fail(i, guarded[k].error));
+    const guarded = await batch.shared(
+      () =>
+        limiter.guardMany(
+          checking.map((i) => ({ method: "password", projectId: inputs[i]!.projectId, account: emails[i], ip: inputs[i]!.ip || undefined })),
+          async (k, attempt) => {
+            const i = checking[k]!;
+            const x = inputs[i]!;
+            const user = users[i];
+            const hash = user ? passwordHashes.get(credentialKey(x.projectId, user.id)) : undefined;
+            const ok = hash ? await hasher.verify(hash, x.password) : await hasher.verifyDummy(x.password);
+            if (!ok || !user || !hash) throw knownError("EMAIL_PASSWORD_MISMATCH");
+            attempt.success();
+            verified.push(i);
+          },
+        ),
+      checking,
+    );
+    if (!guarded) return batch.outcomes();
+    checking.forEach((i, k) => guarded[k] && batch.fail(i, guarded[k].error));
 
     // What a right password leads to: the re-hash of an imported or outdated hash, then the second factor.
     const accepted: number[] = [];
-    await Promise.all(
-      verified.map(async (i) => {
-        const x = inputs[i]!;
-        const user = users[i]!;
-        const hash = passwordHashes.get(credentialKey(x.projectId, user.id))!;
-        try {
-          if (hasher.needsRehash(hash)) await this.rehash(x, user, hash);
-          await this.assertNoSecondFactor(x.projectId, user);
-          accepted.push(i);
-        } catch (error) {
-          fail(i, error);
-        }
-      }),
-    );
+    await batch.each(verified, async (i) => {
+      const x = inputs[i]!;
+      const user = users[i]!;
+      const hash = passwordHashes.get(credentialKey(x.projectId, user.id))!;
+      if (hasher.needsRehash(hash)) await this.rehash(x, user, hash);
+      await this.assertNoSecondFactor(x.projectId, user);
+      accepted.push(i);
+    });
 
     // Sessions for every accepted sign-in, in one statement; then their tokens.
     if (accepted.length > 0) {
-      try {
-        const opened = await sessions.openMany(
-          ctx.pool,
-          accepted.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]!.id, ip: inputs[i]!.ip || undefined, isSignIn: true })),
-        );
-        await Promise.all(
-          accepted.map(async (i, k) => {
-            try {
-              out[i] = { ok: await sessions.result(settingsOf[i]!, users[i]!, opened[k]!, false) };
-            } catch (error) {
-              fail(i, error);
-            }
-          }),
-        );
-      } catch (error) {
-        for (const i of accepted) fail(i, error);
-      }
+      const opened = await batch.shared(
+        () => sessions.openMany(ctx.pool, accepted.map((i) => ({ projectId: inputs[i]!.projectId, userId: users[i]!.id, ip: inputs[i]!.ip || undefined, isSignIn: true }))),
+        accepted,
+      );
+      if (opened) await batch.each(accepted, async (i, k) => batch.succeed(i, await sessions.result(settingsOf[i]!, users[i]!, opened[k]!, false)));
     }
-    return out as PasswordSignInOutcome[];
+    return batch.outcomes();
   }
 
   /**

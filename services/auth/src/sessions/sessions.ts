@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { SignInResultSchema, type SignInResult } from "@vestibule/proto/auth/v1/session";
 import type { User } from "@vestibule/proto/identity/v1/user";
+import { Batch, type BatchOutcome } from "@vestibule/shared/batch";
 import type { Pool, PoolClient, Queryable } from "@vestibule/shared/db";
 import { withTransaction } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
@@ -17,7 +18,7 @@ import { isPeerError, type IdentityClients } from "../peers.ts";
 import type { ProjectSettingsCache } from "../project-settings.ts";
 import { RecentClaims } from "./recent-claims.ts";
 import type { SigningKey } from "../signing/signing-keys.ts";
-import { claimsStore, snapshotState, type ClaimsColumns } from "./store/claims-store.ts";
+import { claimsStore, snapshotState } from "./store/claims-store.ts";
 import { sessionStore, TOUCH_INTERVAL_SECONDS, type SessionRow, type SessionTouchRow } from "./store/session-store.ts";
 
 /** Default session lifetime (365 days) and the largest a server may ask for (367 days). */
@@ -42,7 +43,7 @@ export interface RefreshInput {
 }
 
 /** The outcome of one refresh of a batch: its result, or what `refresh` would have thrown. */
-export type RefreshOutcome = { readonly ok: RefreshResult } | { readonly error: unknown };
+export type RefreshOutcome = BatchOutcome<RefreshResult>;
 
 export interface RefreshResult {
   readonly accessToken: string;
@@ -176,8 +177,9 @@ export class Sessions {
    * session is revoked, as with two concurrent single refreshes).
    */
   async refreshMany(inputs: readonly RefreshInput[]): Promise<RefreshOutcome[]> {
-    const out: (RefreshOutcome | undefined)[] = new Array(inputs.length).fill(undefined);
-    const fail = (i: number, error: unknown) => void (out[i] = { error });
+    const batch = new Batch<RefreshInput, RefreshResult>(inputs);
+    const fail = (i: number, error: unknown) => batch.fail(i, error);
+    const pending = () => batch.pending();
     const notFound = () => knownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     const { pool, log } = this.deps;
 
@@ -199,17 +201,13 @@ export class Sessions {
       if ("error" in s) fail(i, s.error);
       else if (!x.refreshToken) fail(i, notFound());
     });
-    const pending = () => inputs.map((_, i) => i).filter((i) => out[i] === undefined);
 
     // Sessions with their claims snapshots: one query for the whole batch.
-    let rows: Map<string, SessionRow & ClaimsColumns>;
-    try {
+    const rows = await batch.shared(async () => {
       const found = await sessionStore.byTokenHashesWithClaims(pool, [...new Set(pending().map((i) => hashes[i]!))]);
-      rows = new Map(found.map((r) => [r.refresh_token_hash, r]));
-    } catch (error) {
-      for (const i of pending()) fail(i, error);
-      return out as RefreshOutcome[];
-    }
+      return new Map(found.map((r) => [r.refresh_token_hash, r]));
+    });
+    if (!rows) return batch.outcomes();
 
     // Unknown tokens: a rotated-away one presented again revokes its session (reuse detection).
     const missing = pending().filter((i) => !rows.has(hashes[i]!));
@@ -242,26 +240,19 @@ export class Sessions {
 
     // Claims: from the snapshot, or from identity (once per user and batch).
     const users = new Map<string, Promise<TokenUser | undefined>>();
-    const userOf = await Promise.all(
-      pending().map(async (i) => {
-        const row = rows.get(hashes[i]!)!;
-        const key = `${row.project_id}|${row.user_id}`;
-        let p = users.get(key);
-        if (!p) {
-          p = this.claimsFor(row.project_id, row.user_id, snapshotState(row.user_id, row));
-          users.set(key, p);
-        }
-        try {
-          const user = await p;
-          if (!user) fail(i, notFound());
-          return [i, user] as const;
-        } catch (error) {
-          fail(i, error);
-          return [i, undefined] as const;
-        }
-      }),
-    );
-    const userAt = new Map(userOf.filter(([, u]) => u !== undefined) as [number, TokenUser][]);
+    const userAt = new Map<number, TokenUser>();
+    await batch.each(pending(), async (i) => {
+      const row = rows.get(hashes[i]!)!;
+      const key = `${row.project_id}|${row.user_id}`;
+      let p = users.get(key);
+      if (!p) {
+        p = this.claimsFor(row.project_id, row.user_id, snapshotState(row.user_id, row));
+        users.set(key, p);
+      }
+      const user = await p;
+      if (!user) throw notFound();
+      userAt.set(i, user);
+    });
 
     // Rotation: one compare-and-set statement for every rotating session of the batch.
     const rotated = new Map<number, string>();
@@ -272,22 +263,21 @@ export class Sessions {
       for (const i of rotating) if (!first.has(hashes[i]!)) first.set(hashes[i]!, i);
       for (const i of first.values()) rotated.set(i, randomCode(45));
       const rotations = [...first.values()].map((i) => ({ sessionId: rows.get(hashes[i]!)!.id, oldHash: hashes[i]!, newHash: hashSecret(rotated.get(i)!) }));
-      let won: Set<string>;
-      try {
-        won = await sessionStore.rotateMany(pool, rotations).catch(async (err: unknown) => {
-          // Deadlock with a statement that locks several sessions in another order (e.g. revoking all sessions of a
-          // user): one compare-and-set per session, which locks a single row and cannot deadlock.
-          if ((err as { code?: string }).code !== "40P01") throw err;
-          const each = await Promise.all(rotations.map((r) => sessionStore.rotateMany(pool, [r])));
-          return new Set(each.flatMap((w) => [...w]));
-        });
-      } catch (error) {
-        won = new Set();
-        for (const i of rotating) fail(i, error);
-      }
+      const won =
+        (await batch.shared(
+          () =>
+            sessionStore.rotateMany(pool, rotations).catch(async (err: unknown) => {
+              // Deadlock with a statement that locks several sessions in another order (e.g. revoking all sessions of
+              // a user): one compare-and-set per session, which locks a single row and cannot deadlock.
+              if ((err as { code?: string }).code !== "40P01") throw err;
+              const each = await Promise.all(rotations.map((r) => sessionStore.rotateMany(pool, [r])));
+              return new Set(each.flatMap((w) => [...w]));
+            }),
+          rotating,
+        )) ?? new Set<string>();
       const revoke = new Map<string, SessionRow>();
       for (const i of rotating) {
-        if (out[i] !== undefined) continue;
+        if (!batch.isPending(i)) continue;
         const row = rows.get(hashes[i]!)!;
         if (first.get(hashes[i]!) === i && won.has(row.id)) continue;
         // Someone refreshed with this very token a moment ago (or it is in this batch twice): the token exists twice.
@@ -319,26 +309,20 @@ export class Sessions {
     // Access tokens: the signing keys are cached; signing is synchronous.
     const keys = new Map<string, Promise<SigningKey>>();
     const nowSeconds = Math.floor(Date.now() / 1000);
-    await Promise.all(
-      pending().map(async (i) => {
-        const row = rows.get(hashes[i]!)!;
-        const user = userAt.get(i)!;
-        const s = settingsOf(i);
-        const audience = `${s.projectId}|${user.isAnonymous}`;
-        let key = keys.get(audience);
-        if (!key) {
-          key = this.deps.tokens.signingKey(s, user);
-          keys.set(audience, key);
-        }
-        try {
-          const accessToken = this.deps.tokens.sign(await key, s, row.id, user, nowSeconds);
-          out[i] = { ok: { accessToken, refreshToken: rotated.get(i), sessionId: row.id, userId: row.user_id } };
-        } catch (error) {
-          fail(i, error);
-        }
-      }),
-    );
-    return out as RefreshOutcome[];
+    await batch.each(pending(), async (i) => {
+      const row = rows.get(hashes[i]!)!;
+      const user = userAt.get(i)!;
+      const s = settingsOf(i);
+      const audience = `${s.projectId}|${user.isAnonymous}`;
+      let key = keys.get(audience);
+      if (!key) {
+        key = this.deps.tokens.signingKey(s, user);
+        keys.set(audience, key);
+      }
+      const accessToken = this.deps.tokens.sign(await key, s, row.id, user, nowSeconds);
+      batch.succeed(i, { accessToken, refreshToken: rotated.get(i), sessionId: row.id, userId: row.user_id });
+    });
+    return batch.outcomes();
   }
 
   /**
