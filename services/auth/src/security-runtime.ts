@@ -1,8 +1,7 @@
 import { TeamDeletedSchema } from "@vestibule/proto/teams_permissions/v1/events";
-import { consumeEvents, defineEvent, deletedUserOf, type Subscription } from "@vestibule/shared/events";
+import { consumeDeletedUsers, consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import { ApiKeys, type TeamDirectory } from "./api-keys/api-keys.ts";
-import { ConsumedEvents } from "./events.ts";
 import type { AuthRuntime } from "./runtime.ts";
 import { cliLoginStore } from "./cli/store/cli-login-store.ts";
 import { deletedTeamStore } from "./api-keys/store/deleted-team-store.ts";
@@ -67,16 +66,12 @@ export async function startSecurity(rt: AuthRuntime, intervalMs = 3_600_000): Pr
   try {
     subs.push(await sec.apiKeys.cache.subscribe(ctx.bus));
     subs.push(
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus: ctx.bus,
         pool: ctx.pool,
         log: ctx.log,
         consumer: SECURITY_CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async (event, tx) => {
-          const deleted = deletedUserOf(event, ctx.log);
-          if (!deleted) return;
-          const { projectId, userId } = deleted;
+        handler: async ({ projectId, userId }, tx) => {
           const keys = await sec.apiKeys.deleteForOwnerIn(tx, projectId, "user", userId);
           await totpStore.delete(tx, projectId, userId);
           if (keys.length > 0) ctx.log.info({ project_id: projectId, user_id: userId, api_keys: keys.length }, "deleted user's API keys removed");

@@ -1,4 +1,4 @@
-import { consumeEvents, deletedUserOf, openFields, type Subscription } from "@vestibule/shared/events";
+import { consumeDeletedUsers, consumeEvents, openFields, type Subscription } from "@vestibule/shared/events";
 import { PayloadOpenError } from "@vestibule/shared/secrets";
 import { CONSUMERS, ConsumedEvents, EMAIL_REQUEST_SOURCES, SEALED_EMAIL_FIELDS } from "./events.ts";
 import type { EmailRuntime } from "./runtime.ts";
@@ -46,16 +46,12 @@ export async function startEventConsumers(rt: EmailRuntime): Promise<() => Promi
       );
     }
     subs.push(
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus,
         pool,
         log,
         consumer: CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async (event, tx) => {
-          const deleted = deletedUserOf(event, log);
-          if (deleted) await preferenceStore.deleteUser(tx, deleted.projectId, deleted.userId);
-        },
+        handler: ({ projectId, userId }, tx) => preferenceStore.deleteUser(tx, projectId, userId),
       }),
       await consumeEvents({
         bus,

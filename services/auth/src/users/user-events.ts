@@ -1,5 +1,5 @@
 import type { User } from "@vestibule/proto/identity/v1/user";
-import { consumeEvents, deletedUserOf, type Subscription } from "@vestibule/shared/events";
+import { consumeDeletedUsers, consumeEvents, type Subscription } from "@vestibule/shared/events";
 import type { PoolClient } from "@vestibule/shared/db";
 import { isUuid } from "@vestibule/shared/ids";
 import type { ServiceContext } from "@vestibule/shared/service";
@@ -71,19 +71,14 @@ export async function startUserEventConsumers(ctx: ServiceContext): Promise<() =
           await disablePasskeys(tx, payload.user);
         },
       }),
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus,
         pool,
         log,
         consumer: CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async (event, tx) => {
-          const deleted = deletedUserOf(event, log);
-          if (!deleted) return;
-          const { projectId, userId } = deleted;
-          const envelope = event.envelope;
+        handler: async ({ projectId, userId, eventId }, tx) => {
           const sessions = await forgetDeletedUser(ctx, tx, projectId, userId);
-          log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
+          log.info({ event_id: eventId, project_id: projectId, user_id: userId, sessions }, "deleted user's sessions and credentials removed");
         },
       }),
     );
