@@ -36,10 +36,6 @@ export default function KeysArea({ adminApp }: AreaProps) {
     setTouched(false);
     await keys.reload();
   });
-  const [revoke, revokeState] = useAction(async (id: string) => {
-    await keys.value!.find((k) => k.id === id)!.revoke();
-    await keys.reload();
-  });
   const noKind = !kinds.publishable && !kinds.secret && !kinds.admin;
   return (
     <div className="vs-stack">
@@ -58,7 +54,6 @@ export default function KeysArea({ adminApp }: AreaProps) {
           </div>
         </Alert>
       ) : null}
-      <ErrorAlert error={keys.error ?? revokeState.error} />
       <ApiKeyTable
         caption="API key sets"
         keys={keys}
@@ -68,13 +63,13 @@ export default function KeysArea({ adminApp }: AreaProps) {
           { key: "s", header: "Secret", render: (k) => last(k.secretServerKey), hideOnPhone: true },
           { key: "a", header: "Admin", render: (k) => last(k.superSecretAdminKey), hideOnPhone: true },
         ]}
-        revokeControl={(k) => (
+        revokeControl={(k, revoke) => (
           <ConfirmButton
             title={`Revoke the key set "${k.description || k.id}"?`}
             message="Apps and servers using these keys stop working at once. This cannot be undone."
             confirmLabel="Revoke keys"
-            disabled={revokeState.pending}
-            onConfirm={() => revoke(k.id)}
+            disabled={revoke.pending}
+            onConfirm={() => revoke.run()}
           >
             Revoke<span className="vs-sr-only"> {k.description || k.id}</span>
           </ConfirmButton>

@@ -25,10 +25,6 @@ export function ApiKeysSection({ user }: { user: CurrentUser }) {
     setTouched(false);
     await keys.reload();
   });
-  const [revoke, revokeState] = useAction(async (id: string) => {
-    await keys.value!.find((k) => k.id === id)!.revoke();
-    await keys.reload();
-  });
   return (
     <div className="vs-stack">
       <h2>API keys</h2>
@@ -37,15 +33,14 @@ export function ApiKeysSection({ user }: { user: CurrentUser }) {
           <CopyField label="New API key" value={created} />
         </Alert>
       ) : null}
-      <ErrorAlert error={keys.error ?? revokeState.error} />
       <ApiKeyTable
         caption="Your API keys"
         keys={keys}
         loadingRows={2}
         keyColumns={[{ key: "v", header: "Key", render: (k) => <code className="vs-code">…{k.value.lastFour}</code> }]}
         expiresHideOnPhone
-        revokeControl={(k) => (
-          <Button small variant="danger" onClick={() => void revoke(k.id)} disabled={revokeState.pending}>
+        revokeControl={(_k, revoke) => (
+          <Button small variant="danger" onClick={() => void revoke.run()} disabled={revoke.pending}>
             Revoke
           </Button>
         )}
