@@ -6,6 +6,7 @@ import { knownError } from "@vestibule/shared/errors";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import type { Logger } from "@vestibule/shared/log";
+import { AuditTrail } from "./audit/audit-trail.ts";
 import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
 import { OwnerTeamCache } from "./auth/project-ownership.ts";
@@ -79,6 +80,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const apiKeyChecks = new ApiKeyCheckCache(clients);
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
+  const audit = new AuditTrail(clients);
   const state: GatewayState = { config, clients, projects, keys, users, teamCache, refreshes, apiKeyChecks, teams, signIns, usage };
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
@@ -137,7 +139,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, state, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, state, audit, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -177,6 +179,7 @@ function registerRoute(
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
   state: GatewayState,
+  audit: AuditTrail,
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -216,6 +219,8 @@ function registerRoute(
           clientIp: req.ip,
         });
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
+        const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
+        if (AuditTrail.audits(route, auth, status)) await audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);

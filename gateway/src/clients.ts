@@ -25,6 +25,7 @@ import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
+import { AuditService } from "@vestibule/proto/audit/v1/audit_service";
 import type { GatewayConfig } from "./config.ts";
 
 /** RPC clients of the services, one shared HTTP/2 connection per service. */
@@ -54,6 +55,7 @@ export interface ServiceClients {
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
   readonly analytics: Client<typeof AnalyticsService>;
+  readonly audit: Client<typeof AuditService>;
 }
 
 /**
@@ -109,5 +111,6 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
+    audit: tagged(createServiceClient(AuditService, identity), "identity"),
   };
 }

@@ -47,6 +47,7 @@ export const FRONTEND_APPS: readonly FrontendApp[] = [
   area("keys", "API keys"),
   area("emails", "E-mails"),
   area("settings", "Project settings"),
+  area("audit", "Audit log"),
   { dir: "example-host", mfName: "example_host", kind: "host", mountPath: "/example/", spa: true },
   // Last: "/" catches every path the others do not.
   { dir: "shell", mfName: "shell", kind: "host", mountPath: "/", spa: true },

@@ -14,6 +14,7 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
   const [chosenTeam, setNewTeam] = useState("");
   const [transferred, setTransferred] = useState(false);
   const [confirm, setConfirm] = useState(false);
+  const [confirmProduction, setConfirmProduction] = useState(false);
   const [typed, setTyped] = useState("");
   const p = project.value;
   const f = form ?? { name: p?.displayName ?? "", description: p?.description ?? "" };
@@ -75,8 +76,28 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
       </Card>
       <Card className="vs-section">
         <h2>Production mode</h2>
-        <Switch label="Production mode" description="Turns off development conveniences; trusted domains must pass the checks below." checked={p.isProductionMode} disabled={productionState.pending} onChange={(v) => void setProduction(v)} />
+        <Switch
+          label="Production mode"
+          description="Turns off development conveniences; trusted domains must pass the checks below."
+          checked={p.isProductionMode}
+          disabled={productionState.pending}
+          onChange={(v) => (v && problems.length > 0 ? setConfirmProduction(true) : void setProduction(v))}
+        />
         <ErrorAlert error={productionState.error} />
+        <Dialog open={confirmProduction} onClose={() => setConfirmProduction(false)} title="Switch on production mode with failing checks?">
+          <div className="vs-stack" data-testid="production-confirm">
+            <p style={{ margin: 0 }}>These checks fail. Sign-in from these domains may break once production mode is on:</p>
+            <ul style={{ margin: 0, paddingLeft: 20 }}>
+              {problems.map((c) => (
+                <li key={c.message}>{c.message}</li>
+              ))}
+            </ul>
+            <div className="vs-row" style={{ justifyContent: "flex-end" }}>
+              <Button onClick={() => setConfirmProduction(false)}>Cancel</Button>
+              <Button variant="danger" onClick={() => { setConfirmProduction(false); void setProduction(true); }}>Switch on anyway</Button>
+            </div>
+          </div>
+        </Dialog>
         {problems.length ? (
           <Alert kind="warning" title="Domain settings to fix for production">
             <ul style={{ margin: "6px 0 0", paddingLeft: 20 }} data-testid="production-checks">

@@ -465,7 +465,7 @@ describe("dashboard areas standalone (development harness with the demo project'
     await page.getByRole("button", { name: "Add domain" }).click();
     const checks = page.getByTestId("production-checks");
     await checks.getByText("Trusted domains should be HTTPS: http://shop.example.com").waitFor();
-    await expect(checks.textContent()).resolves.toContain("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
+    await expect(checks.textContent()).resolves.toContain("Localhost is not allowed in production mode: turn off 'Allow localhost' on the Auth methods page");
     const project = await api<{ config: { domains: { domain: string }[] } }>("/internal/projects/current", { type: "admin" });
     expect(project.config.domains.map((d) => d.domain)).toContain("http://shop.example.com");
     await shot(page, "standalone-auth");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { ownerWithProject } from "../src/accounts.ts";
 import { PENDING_REASON, backendAvailable } from "../src/pending-backends.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -81,16 +82,7 @@ describe("dashboard: a new owner's first project", () => {
 
   beforeAll(async () => {
     page = await newPage();
-    await page.goto(`${url}/auth/sign-up`);
-    await page.getByLabel("E-mail", { exact: true }).fill(`owner-${run}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Repeat password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByRole("heading", { name: "Projects" }).waitFor();
-    await page.getByLabel("Project name").fill(projectName);
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
-    projectPath = new URL(page.url()).pathname;
+    projectPath = await ownerWithProject(page, url, `owner-${run}@example.com`, PASSWORD, projectName);
   }, 120_000);
 
   it("9: revoking an API key set asks first; Cancel keeps it active", async () => {

@@ -4,7 +4,7 @@
  */
 import { createRoot } from "react-dom/client";
 import { StackClientApp } from "@vestibule/js";
-import { loadRuntimeConfig } from "@vestibule/ui";
+import { INTERACTIVE_RATE_LIMIT_WAIT_MS, loadRuntimeConfig } from "@vestibule/ui";
 import HandlerPages from "./handler-pages.tsx";
 
 async function main(): Promise<void> {
@@ -16,6 +16,8 @@ async function main(): Promise<void> {
       projectId: config.handlerProjectId,
       publishableClientKey: config.handlerPublishableClientKey,
       tokenStore: "cookie",
+      // A long rate limit is shown as "try again in N s", not waited out behind a spinner.
+      maxRateLimitWaitMillis: INTERACTIVE_RATE_LIMIT_WAIT_MS,
       // Hosted pages have no app of their own to return to: home is the account settings page.
       urls: { handler: "/handler", home: "/handler/account-settings" },
     });

@@ -5,7 +5,7 @@
  */
 import { createRoot } from "react-dom/client";
 import { StackClientApp } from "@vestibule/js";
-import { loadRuntimeConfig, loadRuntimeManifest } from "@vestibule/ui";
+import { INTERACTIVE_RATE_LIMIT_WAIT_MS, loadRuntimeConfig, loadRuntimeManifest } from "@vestibule/ui";
 import { registerManifest } from "./federation.ts";
 import { Shell } from "./shell.tsx";
 
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
       projectId: config.internalProjectId,
       publishableClientKey: config.internalPublishableClientKey,
       tokenStore: "cookie",
+      // A long rate limit is shown as "try again in N s", not waited out behind a spinner.
+      maxRateLimitWaitMillis: INTERACTIVE_RATE_LIMIT_WAIT_MS,
       urls: { handler: "/auth", home: "/", afterSignOut: "/auth/sign-in" },
     });
     root.render(<Shell app={app} config={config} manifest={manifest} />);

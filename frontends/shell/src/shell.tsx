@@ -16,6 +16,7 @@ import {
   Alert,
   Avatar,
   ErrorAlert,
+  ErrorAudienceProvider,
   Link,
   Skeleton,
   ThemeStyles,
@@ -223,11 +224,14 @@ function Frame(props: ShellProps) {
         {inAuth ? (
           <RemoteModule id={`${manifest.handler.name}/HandlerPages`} title="Sign-in pages" props={{ app, fullPage: false }} />
         ) : (
-          <Boundary title="Your account" onRetry={() => location.reload()}>
-            <Suspense fallback={<AreaPlaceholder />}>
-              <SignedIn config={props.config} manifest={manifest} pathname={pathname} onProjectName={setProjectName} />
-            </Suspense>
-          </Boundary>
+          // Below the sign-in pages the reader is a project owner: errors read as an admin needs them.
+          <ErrorAudienceProvider audience="admin">
+            <Boundary title="Your account" onRetry={() => location.reload()}>
+              <Suspense fallback={<AreaPlaceholder />}>
+                <SignedIn config={props.config} manifest={manifest} pathname={pathname} onProjectName={setProjectName} />
+              </Suspense>
+            </Boundary>
+          </ErrorAudienceProvider>
         )}
       </main>
     </div>

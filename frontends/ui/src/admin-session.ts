@@ -5,6 +5,7 @@
  * app.
  */
 import { StackAdminApp, type TokenPair } from "@vestibule/js";
+import { INTERACTIVE_RATE_LIMIT_WAIT_MS } from "./errors.ts";
 
 export type AdminCredentials =
   | { readonly kind: "owner"; readonly tokens: TokenPair; readonly internalPublishableClientKey: string }
@@ -28,6 +29,7 @@ export function createAdminHandles(apiUrl: string, projectId: string, credential
         secretServerKey: credentials.secretServerKey,
         tokenStore: null,
         noAutomaticPrefetch: true,
+        maxRateLimitWaitMillis: INTERACTIVE_RATE_LIMIT_WAIT_MS,
       }),
     };
   }
@@ -39,6 +41,7 @@ export function createAdminHandles(apiUrl: string, projectId: string, credential
       projectOwnerPublishableClientKey: credentials.internalPublishableClientKey,
       tokenStore: null,
       noAutomaticPrefetch: true,
+      maxRateLimitWaitMillis: INTERACTIVE_RATE_LIMIT_WAIT_MS,
     }),
   };
 }

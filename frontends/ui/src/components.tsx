@@ -17,7 +17,6 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
-import { errorMessage } from "./errors.ts";
 
 export function Spinner({ label }: { label?: string }) {
   return (
@@ -217,12 +216,6 @@ export function Alert({ kind = "info", children, title }: { kind?: "info" | "err
       {children}
     </div>
   );
-}
-
-/** The message of an error (known error text, status text, network message), or nothing. */
-export function ErrorAlert({ error }: { error: unknown }) {
-  if (error === null || error === undefined) return null;
-  return <Alert kind="error">{errorMessage(error)}</Alert>;
 }
 
 export function Skeleton({ width = "100%", height = 16, style }: { width?: number | string; height?: number | string; style?: CSSProperties }) {

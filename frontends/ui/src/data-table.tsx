@@ -5,7 +5,8 @@
  * shows skeleton rows of the same size, so nothing moves when data arrives.
  */
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { Button, ErrorAlert, Skeleton } from "./components.tsx";
+import { Button, Skeleton } from "./components.tsx";
+import { ErrorAlert } from "./error-alert.tsx";
 
 export interface Column<T> {
   readonly key: string;

@@ -3,7 +3,7 @@
  * shows the error's message where the data would have been, and the rest of the page keeps working.
  */
 import { Component, Suspense, type ReactNode } from "react";
-import { ErrorAlert } from "./components.tsx";
+import { ErrorAlert } from "./error-alert.tsx";
 
 export class ErrorBoundary extends Component<{ children: ReactNode; fallback: (error: unknown) => ReactNode }, { error: unknown }> {
   override state: { error: unknown } = { error: null };

@@ -5,7 +5,10 @@ export { ThemeStyles, ThemeToggle, setTheme, useTheme, THEME_STORAGE_KEY } from 
 export type { ThemeName } from "./theme.tsx";
 export { Link, matchPath, navigate, replaceAddress, useLocation } from "./router.tsx";
 export type { LocationState } from "./router.tsx";
-export { UNHANDLED_ERROR_MESSAGE, errorCode, errorMessage } from "./errors.ts";
+export { INTERACTIVE_RATE_LIMIT_WAIT_MS, UNHANDLED_ERROR_MESSAGE, errorCode, errorMessage, retryAfterSeconds } from "./errors.ts";
+export { ErrorAlert, ErrorAudienceProvider, useErrorAudience, useRetryCountdown } from "./error-alert.tsx";
+export { knownErrorSentence, schemaErrorSentence, schemaProblems, sentenceForProblem, statusSentence } from "./plain-errors.ts";
+export type { ErrorAudience, SchemaProblem } from "./plain-errors.ts";
 export { loadRuntimeConfig, loadRuntimeManifest } from "./runtime.ts";
 export type { ManifestRemote, RuntimeConfig, RuntimeManifest } from "./runtime.ts";
 export {
@@ -15,7 +18,6 @@ export {
   Card,
   CopyField,
   Dialog,
-  ErrorAlert,
   PasswordField,
   Progress,
   Select,

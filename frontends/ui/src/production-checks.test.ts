@@ -11,7 +11,7 @@ describe("productionModeChecks (spec §5 production mode domain checks)", () => 
       domains: [{ domain: "not a url" }, { domain: "http://localhost:3000" }, { domain: "https://10.0.0.1" }, { domain: "http://app.example.com" }, { domain: "http://a.localhost" }],
     }).map((c) => c.message);
     expect(messages).toEqual([
-      "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+      "Localhost is not allowed in production mode: turn off 'Allow localhost' on the Auth methods page",
       "Trusted domain is not a valid URL: not a url",
       "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000",
       "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1",

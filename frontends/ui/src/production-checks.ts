@@ -1,6 +1,8 @@
 /**
  * The production-mode checks of a project's domain settings (spec §5), each with the spec's message and a fix link
  * target (the trusted-domains page). Pure: used by the auth-methods area and the project settings area, unit-tested.
+ * The allow-localhost text names the page where that switch is (the API's own text says "project settings", which
+ * in this dashboard is a different page: issue 21 item 8).
  */
 
 export interface ProductionCheck {
@@ -26,7 +28,7 @@ function isIp(host: string): boolean {
 export function productionModeChecks(settings: DomainSettings): ProductionCheck[] {
   const problems: ProductionCheck[] = [];
   if (settings.allowLocalhost) {
-    problems.push({ message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", fix: "allow-localhost" });
+    problems.push({ message: "Localhost is not allowed in production mode: turn off 'Allow localhost' on the Auth methods page", fix: "allow-localhost" });
   }
   for (const { domain } of settings.domains) {
     let url: URL;

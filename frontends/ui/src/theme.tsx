@@ -88,7 +88,7 @@ html[data-theme=dark]{--vs-bg:#111318;--vs-surface:#1a1d24;--vs-surface-2:#23273
 .vs-pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.8rem;background:var(--vs-surface-2);border:1px solid var(--vs-border);border-radius:8px;padding:12px;overflow:auto;max-height:320px;margin:0;white-space:pre-wrap;word-break:break-word}
 .vs-avatar{border-radius:50%;display:inline-flex;align-items:center;justify-content:center;background:var(--vs-primary);color:var(--vs-primary-text);font-weight:700;overflow:hidden;flex:none}
 .vs-avatar img{width:100%;height:100%;object-fit:cover}
-.vs-tabs{display:flex;gap:4px;border-bottom:1px solid var(--vs-border);overflow-x:auto}
+.vs-tabs{display:flex;flex-wrap:wrap;gap:0 4px;border-bottom:1px solid var(--vs-border)}
 .vs-tab{font:inherit;background:none;border:0;border-bottom:2px solid transparent;padding:8px 12px;color:var(--vs-muted);cursor:pointer;white-space:nowrap;text-decoration:none}
 .vs-tab[aria-selected=true],.vs-tab[aria-current=page]{color:var(--vs-text);border-bottom-color:var(--vs-primary);font-weight:600}
 .vs-grid-2{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:16px}

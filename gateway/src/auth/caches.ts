@@ -87,7 +87,7 @@ const KEY_TYPES: Record<KeyKind, ProjectKeyType> = {
  * as soon as the event arrives (a check that raced with the event is not kept: LoadingCache).
  */
 export class KeyCache {
-  private readonly cache: LoadingCache<{ valid: boolean; expiresAtMillis: number }>;
+  private readonly cache: LoadingCache<{ valid: boolean; expiresAtMillis: number; keySetId: string }>;
 
   constructor(
     private readonly clients: Pick<ServiceClients, "apiKeySets">,
@@ -101,13 +101,23 @@ export class KeyCache {
   }
 
   async check(projectId: string, kind: KeyKind, key: string): Promise<boolean> {
-    const id = `${projectId}|${kind}|${createHash("sha256").update(key).digest("base64url")}`;
-    return (await this.cache.get(id, () => this.load(projectId, kind, key))).valid;
+    return (await this.lookup(projectId, kind, key)).valid;
   }
 
-  private async load(projectId: string, kind: KeyKind, key: string): Promise<{ valid: boolean; expiresAtMillis: number }> {
+  /** The key set of a valid key (the audit log's actor), undefined when the key is not valid. */
+  async keySetId(projectId: string, kind: KeyKind, key: string): Promise<string | undefined> {
+    const r = await this.lookup(projectId, kind, key);
+    return r.valid ? r.keySetId : undefined;
+  }
+
+  private lookup(projectId: string, kind: KeyKind, key: string) {
+    const id = `${projectId}|${kind}|${createHash("sha256").update(key).digest("base64url")}`;
+    return this.cache.get(id, () => this.load(projectId, kind, key));
+  }
+
+  private async load(projectId: string, kind: KeyKind, key: string): Promise<{ valid: boolean; expiresAtMillis: number; keySetId: string }> {
     const res = await this.clients.apiKeySets.checkProjectKey({ projectId, keyType: KEY_TYPES[kind], key });
-    return { valid: res.valid, expiresAtMillis: Number(res.expiresAtMillis) };
+    return { valid: res.valid, expiresAtMillis: Number(res.expiresAtMillis), keySetId: res.apiKeySetId };
   }
 
   invalidateProject(projectId: string): void {

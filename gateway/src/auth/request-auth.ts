@@ -61,6 +61,10 @@ export interface RequestAuth {
   readonly refreshToken?: string;
   /** Set when the request was authorised by an `x-stack-admin-access-token` of a project owner. */
   readonly adminUserId?: string;
+  /** The API key set whose secret server / super secret admin key authorised the request (audit log). */
+  readonly keySetId?: string;
+  /** Development only: the request was opened by the development override key. */
+  readonly viaOverrideKey?: boolean;
 }
 
 /**
@@ -125,9 +129,12 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
   if (!project) throw knownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
 
   let adminUserId: string | undefined;
+  let keySetId: string | undefined;
+  let viaOverrideKey = false;
   const overrideKey = deps.mode === "development" ? nonEmptyHeader(req, "development-override-key") : undefined;
   if (overrideKey && (await deps.keys.check("internal", "super_secret_admin", overrideKey))) {
     // Development only: the internal project's admin key opens every project (dev tooling).
+    viaOverrideKey = true;
   } else if (adminAccessToken) {
     adminUserId = (await deps.tokens.verifyAdminAccessToken(adminAccessToken, { projectId })).userId;
     if (!(await deps.ownership(adminUserId, projectId))) throw knownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
@@ -140,14 +147,12 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
     }
   } else if (type === "server") {
     if (!secretKey) throw knownError("SERVER_AUTHENTICATION_REQUIRED");
-    if (!(await deps.keys.check(projectId, "secret_server", secretKey))) {
-      throw knownError("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
-    }
+    keySetId = await deps.keys.keySetId(projectId, "secret_server", secretKey);
+    if (keySetId === undefined) throw knownError("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
   } else {
     if (!adminKey) throw knownError("ADMIN_AUTHENTICATION_REQUIRED");
-    if (!(await deps.keys.check(projectId, "super_secret_admin", adminKey))) {
-      throw knownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
-    }
+    keySetId = await deps.keys.keySetId(projectId, "super_secret_admin", adminKey);
+    if (keySetId === undefined) throw knownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
   }
 
   const branchId = header(req, "branch-id") || "main";
@@ -173,6 +178,8 @@ export async function authenticateRequest(req: FastifyRequest, deps: AuthDeps): 
     project,
     user,
     adminUserId,
+    keySetId,
+    viaOverrideKey,
     refreshToken: nonEmptyHeader(req, "refresh-token"),
   };
 }

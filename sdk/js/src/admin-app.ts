@@ -15,6 +15,8 @@ import type {
   AdminProject,
   AnalyticsQueryOptions,
   AnalyticsQueryResponse,
+  AuditLogEntry,
+  AuditLogFilter,
   CurrentUser,
   InternalApiKey,
   InternalApiKeyCreateOptions,
@@ -27,12 +29,37 @@ import { CLIENT_VERSION } from "./version.ts";
 
 export { projectUpdateBody } from "./project-body.ts";
 
+function auditQuery(f: AuditLogFilter): Record<string, string | number | undefined> {
+  return {
+    actor_type: f.actorType,
+    actor_id: f.actorId || undefined,
+    resource_type: f.resourceType || undefined,
+    resource_id: f.resourceId || undefined,
+    action: f.action || undefined,
+    since: f.since?.getTime(),
+    until: f.until?.getTime(),
+  };
+}
+
 export const TRANSFER_NEEDS_INTERNAL_USER_MESSAGE =
   "transfer(user, teamId) needs a signed-in user of the internal project's client app (the user moves the project between their teams).";
 
 export class StackAdminApp extends StackServerApp {
   constructor(options: StackAdminAppConstructorOptions) {
     super(options as never);
+  }
+
+  /** One page of the project's audit log, newest first; pass `nextCursor` back for the next page. */
+  async listAuditLog(filter: AuditLogFilter = {}, page: { cursor?: string; limit?: number } = {}): Promise<{ items: AuditLogEntry[]; nextCursor: string | null }> {
+    const json = await this.admin<{ items: AuditLogEntry[]; pagination: { next_cursor: string | null } }>("/internal/audit-log", {
+      query: { ...auditQuery(filter), cursor: page.cursor, limit: page.limit },
+    });
+    return { items: json.items, nextCursor: json.pagination.next_cursor };
+  }
+
+  /** Every matching audit-log entry as JSON lines (GET /internal/audit-log/export). */
+  async exportAuditLog(filter: AuditLogFilter = {}): Promise<string> {
+    return (await this.api.send("/internal/audit-log/export", { accessType: "admin", query: auditQuery(filter) })).text;
   }
 
   /** @internal */
@@ -59,6 +86,7 @@ export class StackAdminApp extends StackServerApp {
       extraRequestHeaders: options.extraRequestHeaders ?? defaultExtraRequestHeaders(),
       clientVersion: CLIENT_VERSION,
       fetch: options.fetch,
+      maxRateLimitWaitMillis: options.maxRateLimitWaitMillis,
     });
   }
 

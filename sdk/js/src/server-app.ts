@@ -88,6 +88,7 @@ export class StackServerApp extends StackClientApp {
       extraRequestHeaders: options.extraRequestHeaders ?? defaultExtraRequestHeaders(),
       clientVersion: CLIENT_VERSION,
       fetch: options.fetch,
+      maxRateLimitWaitMillis: options.maxRateLimitWaitMillis,
     });
   }
 

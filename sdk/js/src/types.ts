@@ -56,6 +56,11 @@ export interface StackClientAppConstructorOptions {
   readonly uniqueIdentifier?: string;
   /** A fetch implementation (tests, proxies); default `globalThis.fetch`. */
   readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * A 429 whose `Retry-After` is longer than this is thrown at once (a `StatusError` with `retryAfterSeconds`) instead
+   * of being waited out silently; default: every 429 is waited out, as the published SDK does.
+   */
+  readonly maxRateLimitWaitMillis?: number;
 }
 export interface StackServerAppConstructorOptions extends StackClientAppConstructorOptions {
   readonly secretServerKey?: string;
@@ -579,3 +584,31 @@ export interface AnalyticsQueryResponse {
  * type query, not an import: the admin app's module imports this one.
  */
 export type AdminOwnedProject = AdminProject & { readonly app: import("./admin-app.ts").StackAdminApp };
+
+/** Filters of the audit log (GET /internal/audit-log; services/identity/src/audit/README.md). */
+export interface AuditLogFilter {
+  readonly actorType?: "admin_user" | "admin_key" | "server_key" | "development_override";
+  readonly actorId?: string;
+  readonly resourceType?: string;
+  readonly resourceId?: string;
+  readonly action?: string;
+  readonly since?: Date;
+  readonly until?: Date;
+}
+
+/** One audit-log entry: who (actor), what (action on a resource, before/after without secrets), when, from where. */
+export interface AuditLogEntry {
+  readonly id: string;
+  readonly seq: number;
+  readonly occurred_at_millis: number;
+  readonly actor: { readonly type: string; readonly id: string; readonly project_id: string; readonly ip: string; readonly user_agent: string };
+  readonly action: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly request_id: string;
+  readonly request_line: string;
+  readonly prev_hash: string;
+  readonly hash: string;
+}

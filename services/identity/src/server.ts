@@ -15,6 +15,7 @@ import { applyInternalRbacSeed, ensureInternalProject } from "./bootstrap.ts";
 import { createSearchPools, type SearchPools } from "./store/search-pools.ts";
 import { startTeamEventConsumers } from "./team-events.ts";
 import { analyticsServiceNames, registerAnalytics, startAnalytics } from "./analytics/capability.ts";
+import { auditServiceNames, registerAudit } from "./audit/capability.ts";
 
 /** The user search connections of each running service (created by start, which runs before routes). */
 const searchPools = new WeakMap<ServiceContext, SearchPools>();
@@ -28,7 +29,7 @@ const searchPools = new WeakMap<ServiceContext, SearchPools>();
 export const identityService: ServiceDefinition = {
   name: "identity",
   migrationsDir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName, AiChatService.typeName, ...analyticsServiceNames],
+  serviceNames: [ProjectService.typeName, ApiKeySetService.typeName, UserService.typeName, ContactChannelService.typeName, AiChatService.typeName, ...analyticsServiceNames, ...auditServiceNames],
   routes(router, ctx) {
     router.service(ProjectService, createProjectService(ctx));
     router.service(ApiKeySetService, createApiKeySetService(ctx));
@@ -38,6 +39,7 @@ export const identityService: ServiceDefinition = {
     router.service(ContactChannelService, createContactChannelService(ctx));
     router.service(AiChatService, createAiChatService(ctx));
     registerAnalytics(router, ctx);
+    registerAudit(router, ctx);
   },
   async start(ctx) {
     await ensureInternalProject(ctx);

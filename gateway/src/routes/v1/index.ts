@@ -1,4 +1,5 @@
 import type { RouteSpec } from "../route.ts";
+import { exportAuditLogRoute, listAuditLogRoute } from "./internal-audit-log.ts";
 import { backendUrlsRoute, rootRoute } from "./root.ts";
 import { getCurrentProjectRoute } from "./projects.ts";
 import {
@@ -147,6 +148,8 @@ import { oauthProviderRoutes } from "./oauth-providers.ts";
 export const v1Routes: readonly RouteSpec<any, any>[] = [
   rootRoute,
   backendUrlsRoute,
+  listAuditLogRoute,
+  exportAuditLogRoute,
   getCurrentProjectRoute,
   listInternalProjectsRoute,
   createInternalProjectRoute,

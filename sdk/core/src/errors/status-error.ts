@@ -32,13 +32,16 @@ export type NamedStatus = keyof typeof STATUS_NAMES;
 
 export class StatusError extends Error {
   readonly statusCode: number;
+  /** For a 429 (or 503) that carried `Retry-After`: the seconds the server asked to wait. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number | { statusCode: number; message: string }, message?: string) {
+  constructor(status: number | { statusCode: number; message: string }, message?: string, options: { retryAfterSeconds?: number } = {}) {
     const statusCode = typeof status === "number" ? status : status.statusCode;
     const text = message ?? (typeof status === "number" ? (STATUS_NAMES[status as NamedStatus] ?? `HTTP ${status}`) : status.message);
     super(text);
     this.name = "StatusError";
     this.statusCode = statusCode;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   isClientError(): boolean {

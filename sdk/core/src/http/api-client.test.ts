@@ -173,6 +173,24 @@ describe("retries", () => {
     expect(times[1]! - times[0]!).toBe(3_000);
   });
 
+  it("throws a 429 longer than maxRateLimitWaitMillis at once, with its Retry-After seconds", async () => {
+    const { calls, fetch } = recorder(() => new Response("Too many attempts. Please wait 42 seconds and try again.", { status: 429, headers: { "retry-after": "42" } }));
+    const err = (await client(fetch, { maxRateLimitWaitMillis: 2_000 }).json("/auth/password/sign-in", { method: "POST", body: {} }).catch((e: unknown) => e)) as StatusError;
+    expect(calls).toHaveLength(1);
+    expect(err).toBeInstanceOf(StatusError);
+    expect(err.statusCode).toBe(429);
+    expect(err.retryAfterSeconds).toBe(42);
+    expect(err.message).toBe("Too many attempts. Please wait 42 seconds and try again.");
+  });
+
+  it("still waits out a 429 within maxRateLimitWaitMillis", async () => {
+    const { calls, fetch } = recorder((_c, i) => (i === 0 ? new Response("slow down", { status: 429, headers: { "retry-after": "1" } }) : json({ ok: 1 })));
+    const p = client(fetch, { maxRateLimitWaitMillis: 2_000 }).json("/users/me");
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await p).toEqual({ ok: 1 });
+    expect(calls).toHaveLength(2);
+  });
+
   it("retries 508 INFINITE_LOOP_DETECTED", async () => {
     const { calls, fetch } = recorder((_c, i) => (i === 0 ? new Response("INFINITE_LOOP_DETECTED", { status: 508 }) : json({ ok: 1 })));
     const p = client(fetch).json("/users/me", { method: "POST", body: {} });

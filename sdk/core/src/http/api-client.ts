@@ -5,7 +5,9 @@
  *  - network failures: up to `NETWORK_ATTEMPTS` (5) tries for idempotent methods, waiting
  *    `RETRY_BASE_DELAY_MS · 2^attempt · jitter` with jitter uniform in [0.5, 1.5) between tries; non-idempotent
  *    methods fail at once. Then "offline" when the browser says so, else the generic connection message;
- *  - 429: waits `Retry-After` seconds (immediately when absent) and tries again;
+ *  - 429: waits `Retry-After` seconds (immediately when absent) and tries again; an app that would rather tell a
+ *    person "try again in N s" sets `maxRateLimitWaitMillis`, and a longer wait throws the 429 `StatusError` at once
+ *    with its `retryAfterSeconds`;
  *  - 508 INFINITE_LOOP_DETECTED: tries again;
  *  - an invalid-access-token error: marks the token expired, refreshes and tries again (same attempt budget).
  */
@@ -64,6 +66,11 @@ export interface ApiClientOptions {
   readonly fetch?: FetchLike;
   /** Random source for jitter and nonces (tests fix it). */
   readonly random?: () => number;
+  /**
+   * The longest `Retry-After` of a 429 that is waited out silently before trying again (default: every one, as the
+   * published SDK does). Interactive pages set a small value and show a countdown instead of a silent spinner.
+   */
+  readonly maxRateLimitWaitMillis?: number;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -98,6 +105,12 @@ function randomNonce(random: () => number): string {
 function isOffline(): boolean {
   const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
   return nav?.onLine === false;
+}
+
+/** The 429's error, carrying the seconds `Retry-After` asked for (rounded up). */
+function rateLimitError(res: Response, text: string): StatusError {
+  const waitMillis = retryAfterMillis(res.headers.get("retry-after"));
+  return new StatusError(429, text, { retryAfterSeconds: Math.ceil(waitMillis / 1000) });
 }
 
 function retryAfterMillis(header: string | null): number {
@@ -196,7 +209,7 @@ export class ApiClient {
         throw error;
       }
       if (response.status === 429) {
-        lastError = new StatusError(429, response.text);
+        lastError = this.rateLimited(res, response.text);
         if (attempt < NETWORK_ATTEMPTS - 1) await wait(retryAfterMillis(res.headers.get("retry-after")));
         continue;
       }
@@ -253,7 +266,7 @@ export class ApiClient {
         throw error;
       }
       if (response.status === 429) {
-        lastError = new StatusError(429, response.text);
+        lastError = this.rateLimited(res, response.text);
         if (attempt < NETWORK_ATTEMPTS - 1) await wait(retryAfterMillis(res.headers.get("retry-after")));
         continue;
       }
@@ -308,6 +321,17 @@ export class ApiClient {
         return parsed.value as T;
       },
     };
+  }
+
+  /**
+   * The 429 to remember as the last error, or to throw at once when its `Retry-After` is longer than the app waits
+   * out silently (`maxRateLimitWaitMillis`).
+   */
+  private rateLimited(res: Response, text: string): StatusError {
+    const error = rateLimitError(res, text);
+    const limit = this.options.maxRateLimitWaitMillis;
+    if (limit !== undefined && retryAfterMillis(res.headers.get("retry-after")) > limit) throw error;
+    return error;
   }
 
   private knownErrorFrom(response: ApiResponse, headerCode: string): KnownError {

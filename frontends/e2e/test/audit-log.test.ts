@@ -1,0 +1,94 @@
+/**
+ * Issue 17: the dashboard's "Audit log" area in Chromium against the whole platform. A new owner creates a project
+ * and an API key set in the dashboard (an admin write with their admin access token); the audit view shows it with
+ * the owner as actor, the detail shows the before/after diff without the key's secret, the filters narrow the table
+ * and the export button downloads JSON lines. Screenshots go to frontends/e2e/artifacts/ (git-ignored).
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const PASSWORD = "correct-horse-battery-7";
+
+let tp: TestPlatform;
+let browser: Browser;
+let url: string;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
+  expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
+  const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
+  expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
+}
+
+beforeAll(async () => {
+  tp = await startTestPlatform({ platform: { frontends: true } });
+  url = tp.platform.frontendsUrl!;
+  browser = await launchBrowser();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await tp?.stop();
+});
+
+describe("dashboard: audit log", () => {
+  it("shows a write just made in the dashboard, its detail without secrets, filters and exports", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/auth/sign-up`);
+    await page.getByLabel("E-mail", { exact: true }).fill(`auditor-${run}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await page.getByLabel("Project name").fill(`Audit ${run}`);
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+    const projectPath = new URL(page.url()).pathname;
+
+    // The write: a key set created in the dashboard (admin access token of the owner).
+    await page.goto(`${url}${projectPath}/keys`);
+    await page.getByLabel("Description").fill(`audited-${run}`);
+    await page.getByRole("button", { name: "Create keys" }).click();
+    const secret = (await page.getByTestId("copy-Secret server key").textContent())?.trim() ?? "";
+    expect(secret).toMatch(/^ssk_/);
+    await page.getByRole("button", { name: "I have copied them" }).click();
+
+    await page.goto(`${url}${projectPath}/audit`);
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    const row = page.getByRole("row").filter({ hasText: "api_key.create" });
+    await row.first().waitFor();
+    await expect(row.first().textContent()).resolves.toContain("Dashboard user");
+    await shot(page, "audit-log");
+
+    await row.first().click();
+    const detail = page.getByTestId("audit-detail");
+    await detail.waitFor();
+    const detailText = (await detail.textContent()) ?? "";
+    expect(detailText).toContain(`audited-${run}`);
+    expect(detailText).toContain("[redacted]");
+    expect(detailText).not.toContain(secret);
+    await shot(page, "audit-log-detail");
+
+    // A filter that matches nothing, then one that matches the write.
+    await page.getByLabel("Resource type").fill("team");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("No entries match.").waitFor();
+    await page.getByLabel("Resource type").fill("api_key");
+    await page.getByLabel("Actor", { exact: true }).selectOption("admin_user");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await row.first().waitFor();
+    await shot(page, "audit-log-filtered");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON lines" }).click()]);
+    const lines = readFileSync((await download.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { action: string; actor: { type: string } });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.action.startsWith("api_key.") && l.actor.type === "admin_user")).toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { knownErrorSentence, schemaErrorSentence, schemaProblems, statusSentence } from "./plain-errors.ts";
+
+// The raw texts below are what the gateway really answers (issue 21 item 5 quotes them).
+const BAD_EMAIL =
+  "Request validation failed on POST /api/v1/users:\n  - body.primary_email must match the following: \"/^[^.]+(\\.[^.]+)*@.*\\.[^.][^.]+$/\"";
+const GARBAGE_RESET = "Request validation failed on POST /api/v1/auth/password/reset:\n  - body.code must be exactly 45 characters";
+const BAD_USER_ID = "Request validation failed on GET /api/v1/users/not-a-uuid:\n  - params.user_id must be a valid UUID";
+
+describe("plain sentences for API errors", () => {
+  it("reads the lines of a validation failure", () => {
+    expect(schemaProblems(GARBAGE_RESET)).toEqual([{ location: "body", field: "code", rule: "must be exactly 45 characters" }]);
+  });
+
+  it("says what to do instead of quoting the rule", () => {
+    expect(schemaErrorSentence(BAD_EMAIL)).toBe("Enter a valid e-mail address, like name@example.com.");
+    expect(schemaErrorSentence(GARBAGE_RESET)).toBe("This link or code is not valid or is incomplete. Request a new one and use the latest.");
+    expect(schemaErrorSentence(BAD_USER_ID)).toBe("This user does not exist. Check the link or pick it from the list.");
+    for (const raw of [BAD_EMAIL, GARBAGE_RESET, BAD_USER_ID]) {
+      const sentence = schemaErrorSentence(raw);
+      expect(sentence).not.toMatch(/Request validation|body\.|params\.|must match|\/\^/);
+    }
+  });
+
+  it("names the field for other rules and joins several problems", () => {
+    const raw = "Request validation failed on PATCH /api/v1/teams/x:\n  - body.display_name must not be empty\n  - body.profile_image_url is not a valid URL";
+    expect(schemaErrorSentence(raw)).toBe("Enter a name. Enter a valid URL, like https://example.com.");
+    expect(schemaErrorSentence("Request validation failed on GET /api/v1/users:\n  - query.limit must be less than or equal to 1000")).toBe(
+      "Ask for between 1 and 1000 rows at a time.",
+    );
+  });
+
+  it("gives an admin the admin's wording for a duplicate user, and the end user the published text", () => {
+    const published =
+      'A user with email "a@example.com" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.';
+    const details = { email: "a@example.com", would_work_if_email_was_verified: true };
+    expect(knownErrorSentence("USER_EMAIL_ALREADY_EXISTS", published, details, "admin")).toBe(
+      "A user with the e-mail address a@example.com already exists in this project.",
+    );
+    expect(knownErrorSentence("USER_EMAIL_ALREADY_EXISTS", published, details, "end-user")).toBeUndefined();
+  });
+
+  it("keeps known errors that are already plain", () => {
+    expect(knownErrorSentence("EMAIL_PASSWORD_MISMATCH", "Wrong e-mail or password.", undefined, "end-user")).toBeUndefined();
+  });
+
+  it("turns statuses into sentences with the wait of a rate limit", () => {
+    expect(statusSentence(429, "Too many attempts. Please wait 42 seconds and try again.", 42)).toBe("Too many attempts, try again in 42 s.");
+    expect(statusSentence(500, "Internal Server Error", undefined)).toBe("Something went wrong on our side. Try again in a moment.");
+    expect(statusSentence(400, "Invalid config: x", undefined)).toBe("Invalid config: x");
+  });
+});
