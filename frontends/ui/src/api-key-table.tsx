@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { ErrorAlert, useAction } from "./components.tsx";
+import { useAction } from "./components.tsx";
+import { ErrorAlert } from "./error-alert.tsx";
 import { Table, type Column } from "./data-table.tsx";
 
 /** What every kind of API key (a user's, a team's, a project's internal key set) shows in a listing. */
