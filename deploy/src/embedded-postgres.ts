@@ -22,6 +22,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { totalmem } from "node:os";
 import pg from "pg";
 import { stateDir } from "./paths.ts";
+import { initdbAsPostgres, reachableBinaries, reachableDataDir } from "./embedded-postgres-reach.ts";
 
 export const DEFAULT_EMBEDDED_PORT = 54329;
 
@@ -48,6 +49,8 @@ export interface EmbeddedPostgresOptions {
   onInfo?: (message: string) => void;
   /** Give up waiting for "ready to accept connections" after this long. Default 30 s. */
   startTimeoutMs?: number;
+  /** Folder with bin/, lib/, share/ of Postgres. Default: the embedded-postgres platform package's `native/`. */
+  nativeDir?: string;
 }
 
 export interface EmbeddedPostgres {
@@ -249,12 +252,12 @@ function sharedBuffersMb(): number {
  * a Ctrl-C in the terminal then reaches only the launcher, which stops the services first and Postgres last.
  */
 async function spawnPostmaster(
+  binary: string,
   dataDir: string,
   port: number,
   onLog: (chunk: string) => void,
   timeoutMs: number,
 ): Promise<PostmasterProcess> {
-  const binary = await postgresBinary();
   const args = [
     "-D", dataDir,
     "-p", String(port),
@@ -377,7 +380,6 @@ function liveOwner(dataDir: string): OwnerRecord | undefined {
  * Stop it with `stop()`; if the process exits first, an `exit` hook sends the postmaster a fast-shutdown signal.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  let dataDir = resolve(options.dataDir ?? join(stateDir, "pg"));
   const firstPort = options.port ?? DEFAULT_EMBEDDED_PORT;
   const attempts = options.portAttempts ?? 20;
   const database = options.database ?? "vestibule";
@@ -386,6 +388,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const onLog = options.onLog ?? defaultLog;
   const info = options.onInfo ?? defaultInfo;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const requestedDir = resolve(options.dataDir ?? join(stateDir, "pg"));
+  // Root in a folder the postgres user cannot enter (a clone in /root): data and binaries move where it can.
+  let dataDir = reachableDataDir(requestedDir, [dirname(requestedDir), stateDir], info);
+  const binaries = reachableBinaries(options.nativeDir ?? dirname(dirname(await postgresBinary())), info);
 
   const EmbeddedPostgresLib = await loadLibrary();
   mkdirSync(dirname(dataDir), { recursive: true, mode: 0o755 });
@@ -431,7 +437,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       rmSync(dataDir, { recursive: true, force: true });
     }
     info(`initialising a new cluster in ${dataDir}`);
-    await new EmbeddedPostgresLib({ ...common, port: firstPort }).initialise();
+    if (binaries.relocated) await initdbAsPostgres(binaries.initdb, { dataDir, user, password, authMethod: common.authMethod, onLog: collect });
+    else await new EmbeddedPostgresLib({ ...common, port: firstPort }).initialise();
   }
 
   let server: PostmasterProcess | undefined;
@@ -444,7 +451,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     }
     logLines.length = 0;
     try {
-      server = await spawnPostmaster(dataDir, port, collect, startTimeoutMs);
+      server = await spawnPostmaster(binaries.postgres, dataDir, port, collect, startTimeoutMs);
       break;
     } catch (err) {
       const inUse = logLines.some((l) => /Address already in use|could not bind/i.test(l));

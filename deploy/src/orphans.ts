@@ -5,7 +5,7 @@
  * is not a Node process). Children of a live launcher or test run are left alone.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { checkoutRoot } from "./paths.ts";
+import { checkoutRoot, isReleaseBuild } from "./paths.ts";
 
 interface Found {
   pid: number;
@@ -42,7 +42,7 @@ export function findOrphans(entries: readonly string[]): Found[] {
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     const args = readProc(pid, "cmdline")?.split("\0") ?? [];
     const entry = entries.find((e) => args.includes(e));
-    if (!entry || !args.includes("tsx")) continue;
+    if (!entry || (!isReleaseBuild && !args.includes("tsx"))) continue;
     let cwd: string;
     try {
       cwd = readlinkSync(`/proc/${pid}/cwd`);

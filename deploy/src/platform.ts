@@ -11,7 +11,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "@vestibule/proto/grpc/health/v1/health";
 import { SERVICES, SERVICE_NAMES, type ServiceName } from "./services.ts";
-import { checkoutRoot } from "./paths.ts";
+import { checkoutRoot, entryExtension, isReleaseBuild, nodeLoaderArgs } from "./paths.ts";
 import { formatChildLine, levelNumber, nameColor, type LogLevelName } from "./logs.ts";
 import { startFrontends, type Frontends, type ProjectKeysForFrontends } from "./frontends-server.ts";
 
@@ -116,9 +116,9 @@ export async function freePorts(count: number, host = "127.0.0.1"): Promise<numb
   }
 }
 
-/** Entry file of a process, relative to the checkout. */
+/** Entry file of a process, relative to the checkout (or to `dist/` in the release build: `.js`). */
 export function entryOf(name: ProcessName): string {
-  return name === "gateway" ? "gateway/src/main.ts" : `services/${SERVICES[name].dir}/src/main.ts`;
+  return name === "gateway" ? `gateway/src/main.${entryExtension}` : `services/${SERVICES[name].dir}/src/main.${entryExtension}`;
 }
 
 /** Answers whether a service's grpc.health.v1 Check says SERVING (overall status, service ""). */
@@ -242,7 +242,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   const spawnChild = (child: Child): void => {
     const entry = options.entries?.[child.name] ?? entryOf(child.name);
-    const proc = spawn(process.execPath, ["--import", "tsx", entry], {
+    const proc = spawn(process.execPath, [...nodeLoaderArgs, entry], {
       cwd: checkoutRoot,
       env: { ...inherited, ...sharedEnv, PORT: String(child.port) },
       stdio: ["ignore", "pipe", "pipe"],
@@ -370,6 +370,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         mode: options.mode ?? "development",
         emailServiceUrl: serviceUrls.email,
         serviceSecret: options.serviceSecret,
+        // The release build ships built frontends (and no sources to rebuild them from).
+        build: !isReleaseBuild,
         log: (line) => sink(`frontends | ${line}`),
       });
     }

@@ -9,13 +9,13 @@
  *   Later starts reuse them while they still exist in the database.
  * - Ctrl-C / SIGTERM stops everything (gateway, services, then embedded Postgres). A second Ctrl-C forces it.
  */
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { existsSync } from "node:fs";
 import { bootstrapProjects, type DevFile, type ProjectKeys } from "./bootstrap.ts";
 import { startEmbeddedPostgres, isPortFree, type EmbeddedPostgres } from "./embedded-postgres.ts";
 import { ensureStateDir, loadOrCreateSecrets, readDevFile, writeDevFile } from "./local-state.ts";
 import { stopOrphans } from "./orphans.ts";
-import { checkoutRoot, inCheckout } from "./paths.ts";
+import { checkoutRoot, stateDir } from "./paths.ts";
 import { DEFAULT_PORTS, PROCESS_NAMES, SERVICE_NAMES, entryOf, startPlatform, type Platform } from "./platform.ts";
 import type { LogLevelName } from "./logs.ts";
 import { withoutCredentials } from "@vestibule/shared/log";
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   ensureStateDir();
   const env = process.env;
   const secrets = loadOrCreateSecrets(env);
-  if (secrets.source.endsWith("(new)") && !env.DATABASE_URL && existsSync(inCheckout(".vestibule", "pg", "PG_VERSION"))) {
+  if (secrets.source.endsWith("(new)") && !env.DATABASE_URL && existsSync(join(stateDir, "pg", "PG_VERSION"))) {
     say("warning: new secrets.json but an existing .vestibule/pg: secrets stored with the old master key cannot be read");
   }
 
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     say("DATABASE_URL is unset: starting embedded Postgres");
     database = await startEmbeddedPostgres({ onInfo: (m) => say(`postgres: ${m}`) });
     databaseUrl = database.databaseUrl;
-    databaseLabel = `embedded Postgres 127.0.0.1:${database.port} (data in ${relative(checkoutRoot, database.dataDir)})`;
+    databaseLabel = `embedded Postgres 127.0.0.1:${database.port} (data in ${database.dataDir.startsWith(checkoutRoot) ? relative(checkoutRoot, database.dataDir) : database.dataDir})`;
   }
   if (shuttingDown) return;
 

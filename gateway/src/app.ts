@@ -29,6 +29,8 @@ import { LazyChildLogger } from "./http/request-logger.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
 import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
 import { v1Routes } from "./routes/v1/index.ts";
+import { describeReadiness, type Readiness } from "./readiness.ts";
+import type { HttpMetrics } from "@vestibule/shared/metrics";
 import type { GatewayState } from "./state.ts";
 import { compileRequestValidator } from "./validation/index.ts";
 
@@ -43,6 +45,10 @@ export interface GatewayDeps {
   readonly ownership?: ProjectOwnership;
   /** Teams and team permissions (team API keys); defaults to the teams-permissions service (`teamsServiceAccess`). */
   readonly teams?: TeamAccess;
+  /** Dependency readiness behind `GET /health`; without it /health is a constant 200 (unit tests). */
+  readonly readiness?: Readiness;
+  /** Request counts and latencies for Prometheus (served on the metrics port by main.ts). */
+  readonly httpMetrics?: HttpMetrics;
 }
 
 /** The built gateway: its fastify app (not listening) and its collaborators (GatewayState). */
@@ -136,6 +142,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, config.mode));
 
+  const httpMetrics = deps.httpMetrics;
+  if (httpMetrics) {
+    app.addHook("onResponse", async (req, reply) => {
+      httpMetrics.observe(req.method, req.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
+
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
@@ -145,7 +158,12 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   }
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) => sendJson(reply, 200, app.swagger()));
-  app.get("/health", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
+  app.get("/health", { schema: { hide: true } }, async (_req, reply) => {
+    if (!deps.readiness) return sendText(reply, 200, "OK");
+    const report = await deps.readiness.check();
+    return sendText(reply, report.ready ? 200 : 503, describeReadiness(report));
+  });
+  app.get("/health/live", { schema: { hide: true } }, async (_req, reply) => sendText(reply, 200, "OK"));
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;

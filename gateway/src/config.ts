@@ -32,6 +32,8 @@ export const gatewayConfigSpec = {
   billingUrl: url("VESTIBULE_BILLING_URL", "billing service", { default: peerUrl("billing", {}) }),
   emailUrl: url("VESTIBULE_EMAIL_URL", "email service", { default: peerUrl("email", {}) }),
   vaultUrl: url("VESTIBULE_VAULT_URL", "vault service", { default: peerUrl("vault", {}) }),
+  metricsPort: int("VESTIBULE_METRICS_PORT", "plain-HTTP port of Prometheus GET /metrics; 0 (default) = not served", { default: 0, min: 0, max: 65535 }),
+  drainDelayMs: int("VESTIBULE_DRAIN_DELAY_MS", "after SIGTERM, how long /health reports draining (503) while requests are still served, before closing", { default: 0, min: 0, max: 60_000 }),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

@@ -4,6 +4,8 @@ import { createBus } from "@vestibule/shared/service";
 import { buildGateway } from "./app.ts";
 import { createServiceClients } from "./clients.ts";
 import { gatewayConfigSpec } from "./config.ts";
+import { createReadiness } from "./readiness.ts";
+import { createHttpMetrics, createRegistry, serveMetrics } from "@vestibule/shared/metrics";
 
 /** Entry point of a gateway process (`npm start -w @vestibule/gateway`). Stateless: run as many as you like. */
 async function main(): Promise<void> {
@@ -28,13 +30,27 @@ async function main(): Promise<void> {
   const bus = config.natsUrl || config.databaseUrl
     ? createBus({ natsUrl: config.natsUrl, databaseUrl: config.databaseUrl ?? "", eventPrefix: config.eventPrefix }, log)
     : undefined;
-  const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus });
+  const readiness = createReadiness({
+    auth: config.authUrl,
+    identity: config.identityUrl,
+    teams_permissions: config.teamsPermissionsUrl,
+    billing: config.billingUrl,
+    email: config.emailUrl,
+    vault: config.vaultUrl,
+  });
+  const registry = createRegistry("gateway");
+  const gateway = await buildGateway({ config, clients: createServiceClients(config), log, bus, readiness, httpMetrics: createHttpMetrics(registry) });
   await gateway.app.listen({ port: config.port, host: config.host });
+  const metricsServer = config.metricsPort > 0 ? await serveMetrics(registry, config.metricsPort, config.host) : undefined;
   log.info({ port: config.port }, "gateway listening");
   const shutdown = (signal: string) => {
-    log.info({ signal }, "shutting down");
-    void gateway
-      .close()
+    log.info({ signal, drainDelayMs: config.drainDelayMs }, "shutting down");
+    // Readiness fails first (the balancer stops sending), requests keep being served for the drain delay, then
+    // the server stops accepting and finishes what is in flight.
+    readiness.drain();
+    void new Promise((r) => setTimeout(r, config.drainDelayMs))
+      .then(() => gateway.close())
+      .then(() => metricsServer?.close())
       .then(() => bus?.close())
       .then(
         () => process.exit(0),

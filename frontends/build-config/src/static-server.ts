@@ -8,13 +8,15 @@
  *
  * Remote assets are sent with `access-control-allow-origin: *` so a host on another origin (a customer's app) can
  * load them. Hashed files are cached for a year; HTML, manifests and remoteEntry.js are revalidated every time.
+ * Security headers (CSP of the pages, nosniff, referrer policy, HSTS in production): security-headers.ts.
  */
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import { once } from "node:events";
 import { extname, join, normalize, sep } from "node:path";
 import { FRONTEND_APPS, defaultManifest, type FrontendApp, type RuntimeConfig, type RuntimeManifest } from "./apps.ts";
 import { FRONTENDS_DIR } from "./build.ts";
+import { BASE_SECURITY_HEADERS, HSTS_VALUE, pageSecurityHeaders } from "./security-headers.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -46,6 +48,11 @@ export interface FrontendsServerOptions {
   readonly documents?: Readonly<Record<string, unknown>>;
   /** Tried first; return true when the request was answered. */
   readonly extraRoutes?: readonly ExtraRoute[];
+  /**
+   * Production: HSTS on every answer, and the pages' CSP allows images over https only. Default: the run-time
+   * config's `mode`.
+   */
+  readonly production?: boolean;
 }
 
 export interface FrontendsServer {
@@ -56,12 +63,9 @@ export interface FrontendsServer {
   close(): Promise<void>;
 }
 
-const SECURITY_HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" };
-
 function sendJson(res: http.ServerResponse, status: number, value: unknown, head: boolean): void {
   const body = Buffer.from(JSON.stringify(value));
   res.writeHead(status, {
-    ...SECURITY_HEADERS,
     "content-type": "application/json; charset=utf-8",
     "content-length": body.length,
     "cache-control": "no-cache",
@@ -70,12 +74,24 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown, head
   res.end(head ? undefined : body);
 }
 
-function sendFile(res: http.ServerResponse, file: string, head: boolean, status = 200): void {
+/** HTML pages by path, with the modification time they were read at (their inline scripts' hashes go into the CSP). */
+const pages = new Map<string, { mtimeMs: number; html: string }>();
+
+function pageHtml(file: string): string {
+  const mtimeMs = statSync(file).mtimeMs;
+  const cached = pages.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.html;
+  const html = readFileSync(file, "utf8");
+  pages.set(file, { mtimeMs, html });
+  return html;
+}
+
+function sendFile(res: http.ServerResponse, file: string, head: boolean, page: { apiUrl?: string; production: boolean }): void {
   const ext = extname(file);
   const name = file.slice(file.lastIndexOf(sep) + 1);
   const hashed = /\.[0-9a-f]{8}\.js$/.test(name);
-  res.writeHead(status, {
-    ...SECURITY_HEADERS,
+  res.writeHead(200, {
+    ...(ext === ".html" ? pageSecurityHeaders({ html: pageHtml(file), ...page }) : {}),
     "content-type": TYPES[ext] ?? "application/octet-stream",
     "content-length": statSync(file).size,
     "cache-control": hashed ? "public, max-age=31536000, immutable" : "no-cache",
@@ -109,6 +125,10 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
   let manifest = options.manifest ?? defaultManifest();
 
   const server = http.createServer((req, res) => {
+    // On every answer, the extra routes' included (they may set more, e.g. their own CSP).
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
+    const production = options.production ?? config?.mode === "production";
+    if (production) res.setHeader("strict-transport-security", HSTS_VALUE);
     void (async () => {
       const path = (req.url ?? "/").split("?")[0]!.split("#")[0]!;
       const head = req.method === "HEAD";
@@ -149,10 +169,11 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
       const root = join(frontendsDir, app.dir, "dist");
       const rel = path.slice(app.mountPath.length - 1);
       const file = rel === "/" || rel === "" ? null : fileUnder(root, rel);
-      if (file && !file.endsWith(".build-stamp")) return sendFile(res, file, head);
+      const page = { apiUrl: config?.apiUrl, production };
+      if (file && !file.endsWith(".build-stamp")) return sendFile(res, file, head, page);
       const index = join(root, "index.html");
       // A missing asset (has an extension) is a 404; anything else is a client-side route of the app.
-      if (app.spa && !/\.[a-z0-9]{1,5}$/i.test(rel) && existsSync(index)) return sendFile(res, index, head);
+      if (app.spa && !/\.[a-z0-9]{1,5}$/i.test(rel) && existsSync(index)) return sendFile(res, index, head, page);
       if (!existsSync(index)) {
         res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`${app.dir} is not built (npm run build:frontends)\n`);
         return;

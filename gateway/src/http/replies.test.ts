@@ -13,7 +13,7 @@ async function answerTo(err: unknown) {
   });
   const res = await app.inject({ method: "GET", url: "/x" });
   await app.close();
-  return { status: res.statusCode, text: res.body, type: String(res.headers["content-type"]) };
+  return { status: res.statusCode, text: res.body, type: String(res.headers["content-type"]), retryAfter: res.headers["retry-after"] };
 }
 
 describe("handleError (issue 18: no raw RPC error text on 4xx)", () => {
@@ -34,5 +34,17 @@ describe("handleError (issue 18: no raw RPC error text on 4xx)", () => {
     const known = await answerTo(toConnectError(knownError("USER_NOT_FOUND")));
     expect(known.status).toBe(404);
     expect(JSON.parse(known.text).code).toBe("USER_NOT_FOUND");
+  });
+});
+
+describe("handleError (issue 18: every 429 says when to retry)", () => {
+  it("sends the service's Retry-After, or 1 s when the refusal named no wait", async () => {
+    expect(await answerTo(toConnectError(statusError(429, "Too many attempts. Please wait 864 seconds and try again.", { retryAfterSeconds: 864 })))).toMatchObject({
+      status: 429,
+      retryAfter: "864",
+    });
+    expect(await answerTo(toConnectError(statusError(429, "Slow down.")))).toMatchObject({ status: 429, text: "Slow down.", retryAfter: "1" });
+    expect(await answerTo(new ConnectError("quota", Code.ResourceExhausted))).toMatchObject({ status: 429, text: "Too many requests.", retryAfter: "1" });
+    expect((await answerTo(new ConnectError("x", Code.NotFound))).retryAfter).toBeUndefined();
   });
 });

@@ -58,6 +58,7 @@ export function handleError(err: unknown, req: FastifyRequest, reply: FastifyRep
   if (known instanceof StatusError) {
     req.log.warn({ status: known.httpStatus }, known.message);
     if (known.retryAfterSeconds !== undefined) reply.header("retry-after", String(known.retryAfterSeconds));
+    else if (known.httpStatus === 429) reply.header("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
     return sendText(reply, known.httpStatus, known.message);
   }
   if (err instanceof ConnectError) {
@@ -71,6 +72,7 @@ export function handleError(err: unknown, req: FastifyRequest, reply: FastifyRep
       // Without a known-error or status-error detail the text is the RPC layer's or a library's (table names,
       // addresses, decoding internals): logged, never echoed (issue 18).
       req.log.warn({ err: err.message, service }, "service refused request");
+      if (status === 429) reply.header("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
       return sendText(reply, status, genericText(status));
     }
     req.log.error({ err, service }, "service error");
@@ -79,6 +81,9 @@ export function handleError(err: unknown, req: FastifyRequest, reply: FastifyRep
   req.log.error({ err }, "unhandled error");
   return internalError(reply, req, mode, err);
 }
+
+/** Every 429 says when to retry (issue 18); a refusal that named no wait gets this. */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 const GENERIC_TEXTS: Readonly<Record<number, string>> = {
   400: "Bad request.",

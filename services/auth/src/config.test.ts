@@ -7,7 +7,7 @@ describe("auth configuration", () => {
     expect(readAuthConfig({})).toEqual({
       rateLimitEnabled: "on",
       accountThreshold: 5,
-      ipThreshold: 30,
+      ipFailuresPerDay: 100,
       baseSeconds: 1,
       maxSeconds: 60,
       resetSeconds: 900,

@@ -40,7 +40,10 @@ export function authRuntime(ctx: ServiceContext): AuthRuntime {
   const settings = new ProjectSettingsCache(identity);
   const keys = new SigningKeys({ pool: ctx.pool, secrets: ctx.secrets, outbox: ctx.outbox });
   const tokens = new AccessTokens(keys, ctx.config.publicUrl);
-  const limiter = new RateLimiter(ctx.pool, config);
+  const limiter = new RateLimiter(ctx.pool, config, {
+    mode: ctx.config.mode,
+    ipFailuresPerDay: async (projectId) => (await settings.get(projectId)).ipFailuresPerDay,
+  });
   const sessions = new Sessions({
     pool: ctx.pool,
     outbox: ctx.outbox,

@@ -41,9 +41,9 @@ export const emailConfigSpec = {
   retryBaseMs: int("VESTIBULE_EMAIL_RETRY_BASE_MS", "delay before the first retry; doubles per attempt", { default: 30_000, min: 10, max: 86_400_000 }),
   retryMaxMs: int("VESTIBULE_EMAIL_RETRY_MAX_MS", "longest delay between two attempts", { default: 3_600_000, min: 10, max: 86_400_000 }),
   pollMs: int("VESTIBULE_EMAIL_POLL_MS", "how often the delivery queue is polled when no notification arrives", { default: 1_000, min: 10, max: 60_000 }),
-  renderWorkers: int("VESTIBULE_EMAIL_RENDER_WORKERS", "render worker threads (sandboxes for template code)", { default: 2, min: 1, max: 32 }),
+  renderWorkers: int("VESTIBULE_EMAIL_RENDER_WORKERS", "render processes (sandboxes for template code, no secrets in their environment)", { default: 2, min: 1, max: 32 }),
   renderTimeoutMs: int("VESTIBULE_EMAIL_RENDER_TIMEOUT_MS", "CPU time limit of one render", { default: 1_500, min: 50, max: 60_000 }),
-  renderMemoryMb: int("VESTIBULE_EMAIL_RENDER_MEMORY_MB", "heap limit of a render worker", { default: 64, min: 16, max: 4096 }),
+  renderMemoryMb: int("VESTIBULE_EMAIL_RENDER_MEMORY_MB", "heap limit of a render process", { default: 64, min: 16, max: 4096 }),
 };
 
 export type EmailConfig = ConfigOf<typeof emailConfigSpec>;

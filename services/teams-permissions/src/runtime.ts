@@ -27,7 +27,10 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
   if (!rt) {
     const identity = createIdentityClients(ctx);
     const settings = new ProjectSettingsCache(identity);
-    const limiter = new RateLimiter(ctx.pool, readTeamsConfig(ctx.env));
+    const limiter = new RateLimiter(ctx.pool, readTeamsConfig(ctx.env), {
+      mode: ctx.config.mode,
+      ipFailuresPerDay: async (projectId) => (await settings.get(projectId)).ipFailuresPerDay,
+    });
     const mailer = new EmailRequester(ctx.outbox, ctx.config.masterKeys, TeamsEvents.emailRequested);
     rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter, mailer };
     runtimes.set(ctx, rt);

@@ -84,7 +84,7 @@ export function createTeamMembershipService(rt: TeamsRuntime): ServiceImpl<typeo
         }
       }
       if ((teamId && !isUuid(teamId)) || (userId && !isUuid(userId))) return { members: [] };
-      return { members: (await memberStore.list(pool, projectId, { teamId, userId })).map(memberMessage) };
+      return { members: (await memberStore.list(pool, projectId, { teamId, userId, limit: req.limit || undefined })).map(memberMessage) };
     },
 
     async updateTeamMember(req) {

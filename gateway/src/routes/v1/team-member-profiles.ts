@@ -1,6 +1,6 @@
 import type { User } from "@vestibule/proto/identity/v1/user";
 import type { TeamMember } from "@vestibule/proto/teams_permissions/v1/team";
-import { DisplayName, ImageUrl, Nullable, Obj, Optional, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { DisplayName, ImageUrl, Nullable, Obj, Optional, PAGE_LIMIT_MAX, PageLimit, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { TeamCache } from "../../auth/team-cache.ts";
 import { memberProfileView } from "../../views/team.ts";
@@ -48,10 +48,17 @@ export const listTeamMemberProfilesRoute = defineRoute({
   summary: "List member profiles of a team (a client needs membership, and $read_members for others' profiles)",
   tags: ["Teams"],
   access: ["client", "server", "admin"],
-  schemas: { query: Obj({ team_id: Optional(Uuid()), user_id: Optional(UserIdOrMe()) }) },
+  // `limit` (Vestibule addition, issue 18): at most this many profiles, oldest members first; default and cap 1000.
+  schemas: { query: Obj({ team_id: Optional(Uuid()), user_id: Optional(UserIdOrMe()), limit: Optional(PageLimit()) }) },
   async handler({ auth, query, clients, teamCache }) {
     const userId = query.user_id === undefined ? "" : resolveUserId(auth, query.user_id);
-    const { members } = await clients.teamMembers.listTeamMembers({ projectId: auth.projectId, caller: callerOf(auth), teamId: query.team_id ?? "", userId });
+    const { members } = await clients.teamMembers.listTeamMembers({
+      projectId: auth.projectId,
+      caller: callerOf(auth),
+      teamId: query.team_id ?? "",
+      userId,
+      limit: query.limit ?? PAGE_LIMIT_MAX,
+    });
     return { json: { items: await profileViews(clients, teamCache, auth.projectId, auth.type, members, userViewProject(auth.project)), is_paginated: false } };
   },
 });

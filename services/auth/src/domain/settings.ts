@@ -2,6 +2,7 @@
  * The part of a project's rendered configuration (identity's `rendered_config_json`) the auth service acts on.
  * Missing or malformed values fall back to the defaults of a fresh project. Pure functions, no I/O.
  */
+import { ipFailuresPerDayFromRendered } from "@vestibule/shared/rate-limit";
 import { requiresEmailVerification } from "@vestibule/shared/restriction";
 import type { RedirectTrust } from "./redirect.ts";
 
@@ -20,6 +21,8 @@ export interface AuthSettings {
   readonly redirectTrust: RedirectTrust;
   /** onboarding.requireEmailVerification: unverified users are restricted (token claims). */
   readonly requireEmailVerification: boolean;
+  /** auth.ipFailuresPerDay: the project's per-IP failure budget, when it set one (issue 18). */
+  readonly ipFailuresPerDay?: number;
 }
 
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 600;
@@ -66,5 +69,6 @@ export function authSettingsFromRendered(projectId: string, displayName: string,
         : DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
     redirectTrust: { allowLocalhost: bool(domains.allowLocalhost, true), trustedDomains },
     requireEmailVerification: requiresEmailVerification(rendered),
+    ipFailuresPerDay: ipFailuresPerDayFromRendered(rendered),
   };
 }

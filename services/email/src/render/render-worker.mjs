@@ -1,24 +1,35 @@
-// The e-mail render worker: renders admin-written TSX templates and themes (untrusted code, compiled to CommonJS by
-// the host) with React inside a fresh `node:vm` context per render. Plain JavaScript so that it runs in any worker,
+// The e-mail render process: renders admin-written TSX templates and themes (untrusted code, compiled to CommonJS by
+// the host) with React inside a fresh `node:vm` context per render. Plain JavaScript so that it runs in a plain `node`,
 // whatever loader the host process uses.
 //
-// What keeps untrusted code in: (1) the worker's resourceLimits (heap, stack) set by the host, which terminates and
-// replaces the worker on a timeout or when it dies; (2) a context whose global object has a null prototype (a normal
+// It is a child process of the e-mail service (renderer.ts), started with an empty environment (none of the service's
+// secrets: master keys, service secret, database URL) and under Node's permission model: it may read only this
+// directory and the packages it loads (given on the command line), and may not write files, start processes or
+// workers, or load addons. The host answers over the IPC channel only.
+//
+// What keeps untrusted code in: (1) the process's heap limit set by the host, which kills and replaces the process on
+// a timeout or when it dies; (2) a context whose global object has a null prototype (a normal
 // object would hand out this realm's Object.prototype functions, and through their constructor, this realm's
 // Function and `process`), with string code generation and WebAssembly disabled, no timers, no `process`, no
 // `require`, and no ArrayBuffer/typed arrays (their memory lies outside the heap limit); (3) only strings cross between
 // this realm and the context, in both directions, and every call into the context runs under the vm timeout, with
 // its microtasks drained inside that timeout (microtaskMode "afterEvaluate").
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import vm from "node:vm";
-import { parentPort } from "node:worker_threads";
-import { convert } from "html-to-text";
 
-const require = createRequire(import.meta.url);
-const reactDir = dirname(require.resolve("react/package.json"));
-const reactDomDir = dirname(require.resolve("react-dom/package.json"));
+// The host resolves the packages (resolution outside the readable directories would be refused) and passes them:
+// `--paths=<JSON {react, reactDom, htmlToText}>` (directories, and the html-to-text entry as a file URL).
+const pathsArg = process.argv.find((a) => a.startsWith("--paths="));
+if (!pathsArg || typeof process.send !== "function") {
+  console.error("render-worker.mjs is started by the e-mail renderer (renderer.ts), with --paths and an IPC channel");
+  process.exit(2);
+}
+const paths = JSON.parse(pathsArg.slice("--paths=".length));
+const reactDir = paths.react;
+const reactDomDir = paths.reactDom;
+const htmlToText = await import(paths.htmlToText);
+const convert = htmlToText.convert ?? htmlToText.default.convert;
 
 /** A CommonJS module compiled once per worker; instantiated in every render context. */
 function moduleScript(filename, source) {
@@ -210,7 +221,9 @@ function handle(job) {
   return out;
 }
 
-parentPort.on("message", (job) => {
-  parentPort.postMessage({ id: job.id, result: handle(job) });
+process.on("message", (job) => {
+  process.send({ id: job.id, result: handle(job) });
 });
-parentPort.postMessage({ ready: true });
+// The host went away (stopped or crashed): nothing left to render for.
+process.on("disconnect", () => process.exit(0));
+process.send({ ready: true });

@@ -1,8 +1,9 @@
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { Worker } from "node:worker_threads";
 import { transform } from "esbuild";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import type { Logger } from "@vestibule/shared/log";
+import { spawnRenderProcess } from "./render-process.ts";
 
 /** What a template is rendered with (see services/email/README.md for the component API). */
 export interface RenderProps {
@@ -32,9 +33,9 @@ export interface RenderedEmail {
 
 export interface RendererOptions {
   readonly workers: number;
-  /** CPU time of one render (vm timeout); the worker is replaced when it does not answer shortly after. */
+  /** CPU time of one render (vm timeout); the process is replaced when it does not answer shortly after. */
   readonly timeoutMs: number;
-  /** Heap limit of each worker. */
+  /** Heap limit of each render process. */
   readonly memoryMb: number;
   readonly log: Logger;
 }
@@ -43,9 +44,9 @@ export interface RendererOptions {
 export const MAX_SOURCE_LENGTH = 500_000;
 /** The largest rendered HTML accepted (characters). */
 export const MAX_HTML_LENGTH = 2_000_000;
-/** Renders waiting for a worker beyond this are refused (503), so a flood cannot queue without bound. */
+/** Renders waiting for a render process beyond this are refused (503), so a flood cannot queue without bound. */
 const MAX_QUEUE = 500;
-/** Time a worker gets, beyond the vm timeout, to answer before it is terminated. */
+/** Time a render process gets, beyond the vm timeout, to answer before it is killed. */
 const WATCHDOG_GRACE_MS = 1_500;
 
 const renderingError = (error: string) => knownError("EMAIL_RENDERING_ERROR", { error });
@@ -58,20 +59,22 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  proc: ChildProcess;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
   ready: boolean;
+  /** The end of the process's stderr (V8's out-of-memory report). */
+  stderr: string;
 }
-
-const WORKER_URL = new URL("./render-worker.mjs", import.meta.url);
 
 /**
  * Renders admin-written TSX templates and themes, which are untrusted code: each source is compiled by esbuild (here,
- * cached by content), then run with React in a pool of worker threads, each render in a fresh vm context with no
- * Node APIs (render-worker.mjs). Limits: `timeoutMs` of CPU per render (vm timeout, then the worker is terminated),
- * `memoryMb` of heap per worker (a worker that exhausts it dies and is replaced), source and output sizes. Any failure
- * is EMAIL_RENDERING_ERROR with its reason; the pool keeps serving the next render.
+ * cached by content), then run with React in a pool of long-lived render processes (`workers` of them), each render
+ * in a fresh vm context with no Node APIs (render-worker.mjs). The processes hold none of the service's secrets: an
+ * empty environment, Node's permission model (read-only access to the render code and its packages; render-process.ts).
+ * Limits: `timeoutMs` of CPU per render (vm timeout, then the process is killed), `memoryMb` of heap per process (a
+ * process that exhausts it dies and is replaced), source and output sizes. Any failure is EMAIL_RENDERING_ERROR with
+ * its reason; the pool keeps serving the next render.
  */
 export class EmailRenderer {
   private readonly slots: Slot[] = [];
@@ -135,6 +138,11 @@ export class EmailRenderer {
     return p;
   }
 
+  /** The process ids of the render processes (for operators' metrics and the isolation tests). */
+  processIds(): number[] {
+    return this.slots.map((s) => s.proc.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(statusError(503, "The e-mail renderer is shutting down."));
@@ -143,7 +151,7 @@ export class EmailRenderer {
         if (slot.timer) clearTimeout(slot.timer);
         slot.job?.reject(statusError(503, "The e-mail renderer is shutting down."));
         slot.job = undefined;
-        await slot.worker.terminate();
+        await stop(slot.proc);
       }),
     );
   }
@@ -164,26 +172,18 @@ export class EmailRenderer {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => this.fail(slot, `Rendering took longer than ${this.opts.timeoutMs} ms.`), this.opts.timeoutMs + WATCHDOG_GRACE_MS);
-      slot.worker.postMessage({ ...job.message, id: job.id });
+      try {
+        slot.proc.send({ ...job.message, id: job.id });
+      } catch {
+        this.fail(slot, "The renderer stopped unexpectedly.");
+      }
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, {
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.opts.memoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.opts.memoryMb / 8)),
-        codeRangeSizeMb: 32,
-        stackSizeMb: 4,
-      },
-      // No inherited loader flags (e.g. tsx): the worker is plain JavaScript.
-      execArgv: [],
-      env: {},
-      stdout: true,
-      stderr: true,
-    });
-    const slot: Slot = { worker, job: undefined, timer: undefined, ready: false };
-    worker.on("message", (msg: { ready?: boolean; id?: number; result?: { error?: string } & Partial<RenderedEmail> }) => {
+    const proc = spawnRenderProcess(this.opts.memoryMb);
+    const slot: Slot = { proc, job: undefined, timer: undefined, ready: false, stderr: "" };
+    proc.on("message", (msg: { ready?: boolean; id?: number; result?: { error?: string } & Partial<RenderedEmail> }) => {
       if (msg.ready) {
         slot.ready = true;
         this.dispatch();
@@ -199,20 +199,21 @@ export class EmailRenderer {
       else job.resolve({ html: result.html ?? "", text: result.text ?? "", subject: result.subject, notificationCategory: result.notificationCategory });
       this.dispatch();
     });
-    worker.on("error", (err: Error & { code?: string }) => {
-      const reason = err.code === "ERR_WORKER_OUT_OF_MEMORY" ? `Rendering ran out of memory (limit ${this.opts.memoryMb} MB).` : err.message;
-      this.fail(slot, reason);
+    proc.on("error", (err: Error) => this.fail(slot, err.message));
+    proc.on("exit", () => {
+      if (!this.slots.includes(slot) || slot.proc !== proc) return;
+      const outOfMemory = /heap limit|out of memory/i.test(slot.stderr);
+      this.fail(slot, outOfMemory ? `Rendering ran out of memory (limit ${this.opts.memoryMb} MB).` : "The renderer stopped unexpectedly.");
     });
-    worker.on("exit", () => {
-      if (this.slots.includes(slot) && slot.worker === worker) this.fail(slot, "The renderer stopped unexpectedly.");
+    // Template code has no console; what the process itself prints matters only for the cause of a crash.
+    proc.stderr?.setEncoding("utf8");
+    proc.stderr?.on("data", (chunk: string) => {
+      slot.stderr = (slot.stderr + chunk).slice(-4096);
     });
-    // Template code has no console; anything the worker itself prints is not interesting to operators.
-    worker.stdout.resume();
-    worker.stderr.resume();
     return slot;
   }
 
-  /** Fails the slot's job (if any) and replaces its worker. */
+  /** Fails the slot's job (if any) and replaces its process. */
   private fail(slot: Slot, reason: string): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
@@ -220,9 +221,9 @@ export class EmailRenderer {
     const job = slot.job;
     slot.job = undefined;
     this.slots.splice(index, 1);
-    void slot.worker.terminate();
+    void stop(slot.proc);
     if (job) {
-      this.opts.log.warn({ reason }, "e-mail render worker replaced");
+      this.opts.log.warn({ reason }, "e-mail render process replaced");
       job.reject(renderingError(reason));
     }
     if (!this.closed) {
@@ -230,4 +231,13 @@ export class EmailRenderer {
       this.dispatch();
     }
   }
+}
+
+/** Kills a render process (it holds nothing worth a graceful stop) and waits until it is gone. */
+function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    proc.once("exit", () => resolve());
+    proc.kill("SIGKILL");
+  });
 }

@@ -1,4 +1,4 @@
-import { blockSeconds, type BackoffPolicy } from "./backoff.ts";
+import { blockFor, type CounterPolicy } from "./backoff.ts";
 
 /**
  * The pure rules of brute-force reservations (the caller holds the counters locked while it applies them). Attempts
@@ -21,7 +21,7 @@ export interface CounterState {
 /** One counter an attempt counts against. */
 export interface CounterRef {
   readonly key: string;
-  readonly policy: BackoffPolicy;
+  readonly policy: CounterPolicy;
   /** A success forgets this counter's failures (the account's; never the client IP's). */
   readonly resetBySuccess: boolean;
 }
@@ -82,7 +82,7 @@ export function reserveAttempts(attempts: readonly (readonly CounterRef[])[], st
     const wait = Math.max(0, ...refs.map((r) => counters.get(r.key).wait));
     if (wait > 0) return { granted: false, retryAfterSeconds: wait };
     // In flight and enough of them to block the counter if they all fail: wait for their outcome.
-    if (refs.some((r) => counters.get(r.key).pending > 0 && blockSeconds(counters.get(r.key).failures + counters.get(r.key).pending, r.policy) > 0)) {
+    if (refs.some((r) => counters.get(r.key).pending > 0 && blockFor(counters.get(r.key).failures + counters.get(r.key).pending, r.policy) > 0)) {
       return { granted: false, retryAfterSeconds: undefined };
     }
     for (const r of refs) {
@@ -109,7 +109,7 @@ export function settleAttempts(attempts: readonly { refs: readonly CounterRef[];
       if (outcome === "failure") {
         c.failures += 1;
         c.failed = true;
-        const seconds = blockSeconds(c.failures, r.policy);
+        const seconds = blockFor(c.failures, r.policy);
         if (seconds > 0) {
           c.block = seconds;
           c.wait = seconds;

@@ -1,6 +1,6 @@
 /**
  * Brute-force protection for any service that checks guessable secrets (passwords, one-time codes, TOTP): failure
- * counters per account and per client IP, shared by every replica through the service's own PostgreSQL schema, and
+ * counters per account (strict, growing back-off) and per client IP and project (a daily bucket, see backoff.ts), shared by every replica through the service's own PostgreSQL schema, and
  * a 429 "Too many attempts. Please wait N seconds and try again." with `retryAfterSeconds` (Retry-After) once a
  * key is blocked. Every attempt is reserved before it is checked (`RateLimiter.guard` / `guardMany`), so parallel
  * guesses are checked no more often than sequential ones. No domain knowledge: the caller names the method, the
@@ -16,8 +16,8 @@
  *
  * and removes idle counters now and then (`attemptStore.deleteStale`).
  */
-export { RateLimiter, type Attempt, type AttemptSubject } from "./rate-limiter.ts";
-export { rateLimitConfigSpec, type RateLimitSettings } from "./config.ts";
-export { blockSeconds, tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
+export { RateLimiter, IP_WINDOW_SECONDS, isLoopbackIp, type Attempt, type AttemptSubject, type RateLimiterOptions } from "./rate-limiter.ts";
+export { ipFailuresPerDayFromRendered, rateLimitConfigSpec, type RateLimitSettings } from "./config.ts";
+export { blockFor, blockSeconds, rememberedFailures, tooManyAttemptsMessage, type BackoffPolicy, type BucketPolicy, type CounterPolicy } from "./backoff.ts";
 export { attemptStore } from "./attempt-store.ts";
 export type { AttemptOutcome } from "./grants.ts";

@@ -2,7 +2,7 @@ import { withTransaction, type Pool } from "../db/index.ts";
 import { statusError, type StatusError } from "../errors/index.ts";
 import { hashSecret } from "../secrets/index.ts";
 import { attemptStore } from "./attempt-store.ts";
-import { tooManyAttemptsMessage, type BackoffPolicy } from "./backoff.ts";
+import { rememberedFailures, tooManyAttemptsMessage, type BackoffPolicy, type CounterPolicy } from "./backoff.ts";
 import type { RateLimitSettings } from "./config.ts";
 import { reserveAttempts, settleAttempts, type AttemptOutcome, type CounterRef, type CounterState, type Writes } from "./grants.ts";
 
@@ -10,8 +10,9 @@ import { reserveAttempts, settleAttempts, type AttemptOutcome, type CounterRef, 
  * What an attempt is counted against:
  *  - `account`: one account and one method (e.g. password sign-in of an e-mail in a project, or one code nonce), so
  *    that failures of one method never lock the owner out of another; a success resets it;
- *  - `ip`: the client IP, across accounts, methods and projects (more lenient: many users may share an IP); never
- *    reset by a success.
+ *  - `ip`: the client IP within the project, across accounts and methods: a bucket of failures per day (generous: many
+ *    users may share an IP; one project's traffic never fills another's bucket); never reset by a success. Loopback
+ *    clients are exempt in development mode.
  */
 export interface AttemptSubject {
   /** e.g. "password", "password_update", "code:password_reset". */
@@ -32,6 +33,22 @@ export interface Attempt {
   success(): void;
   /** Neither (e.g. a code that exists but is expired or used): the attempt does not count. */
   release(): void;
+}
+
+/** The client IP's bucket refills over a day (`ipFailuresPerDay`). */
+export const IP_WINDOW_SECONDS = 86_400;
+
+export interface RateLimiterOptions {
+  /** `development`: loopback clients (127.0.0.0/8, ::1) are not counted per IP (one developer's test runs). */
+  readonly mode?: "development" | "production";
+  /** A project's own per-IP failure budget per day (its `auth.ipFailuresPerDay`), when it set one. */
+  readonly ipFailuresPerDay?: (projectId: string) => Promise<number | undefined>;
+}
+
+/** Whether `ip` is a loopback address (IPv4 127.0.0.0/8, IPv6 ::1, and IPv4-mapped loopback). */
+export function isLoopbackIp(ip: string): boolean {
+  const v4 = ip.toLowerCase().replace(/^::ffff:/, "");
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || ip === "::1" || ip === "0:0:0:0:0:0:0:1";
 }
 
 /** Reservations of a replica that died mid-check end (as failures) after this long. */
@@ -86,15 +103,14 @@ class Settlements {
  */
 export class RateLimiter {
   private readonly account: BackoffPolicy;
-  private readonly ip: BackoffPolicy;
   private readonly settlements = new Settlements();
 
   constructor(
     private readonly pool: Pool,
     private readonly config: RateLimitSettings,
+    private readonly options: RateLimiterOptions = {},
   ) {
     this.account = { threshold: config.accountThreshold, baseSeconds: config.baseSeconds, maxSeconds: config.maxSeconds };
-    this.ip = { threshold: config.ipThreshold, baseSeconds: config.baseSeconds, maxSeconds: config.maxSeconds };
   }
 
   get enabled(): boolean {
@@ -126,7 +142,7 @@ export class RateLimiter {
    * attempts stay counted as failures).
    */
   async guardMany(subjects: readonly AttemptSubject[], check: (index: number, attempt: Attempt) => Promise<void>): Promise<({ error: unknown } | undefined)[]> {
-    const refs = subjects.map((s) => this.countersOf(s));
+    const refs = await this.countersOfAll(subjects);
     const results: ({ error: unknown } | undefined)[] = new Array(subjects.length).fill(undefined);
     const deadline = Date.now() + MAX_WAIT_MS;
     let waiting = subjects.map((_, i) => i);
@@ -180,25 +196,49 @@ export class RateLimiter {
 
   /** Locks the counters of `refs`, applies `decide` to their state and writes what it gives, in one transaction. */
   private async transact<D>(refs: readonly (readonly CounterRef[])[], decide: (state: ReadonlyMap<string, CounterState>) => Writes & { decisions: D }): Promise<D> {
-    const keys = [...new Set(refs.flatMap((r) => r.map((c) => c.key)))].sort();
+    const policies = new Map<string, CounterPolicy>(refs.flatMap((r) => r.map((c) => [c.key, c.policy] as const)));
+    const keys = [...policies.keys()].sort();
     if (keys.length === 0) return decide(new Map()).decisions;
     return withTransaction(this.pool, async (tx) => {
-      const { writes, clean, decisions } = decide(await attemptStore.lock(tx, keys, this.config.resetSeconds));
+      const stored = await attemptStore.lock(tx, keys);
+      const state = new Map<string, CounterState>();
+      for (const [key, c] of stored) {
+        const failures = rememberedFailures(c.failures, c.idleSeconds, policies.get(key)!, this.config.resetSeconds) + c.expired;
+        state.set(key, { failures, pending: c.pending, wait: c.wait });
+      }
+      const { writes, clean, decisions } = decide(state);
       await attemptStore.write(tx, writes, clean, LEASE_SECONDS);
       return decisions;
     });
   }
 
-  /** The counters an attempt counts against (none when brute-force protection is off). */
-  private countersOf(s: AttemptSubject): CounterRef[] {
-    if (!this.enabled) return [];
-    const refs: CounterRef[] = [];
-    if (s.account) {
-      const key = hashSecret(`account\u0000${s.method}\u0000${s.projectId}\u0000${s.account.toLowerCase()}`);
-      refs.push({ key, policy: this.account, resetBySuccess: true });
-    }
-    if (s.ip) refs.push({ key: hashSecret(`ip\u0000${s.ip}`), policy: this.ip, resetBySuccess: false });
-    return refs;
+  /** The counters each attempt counts against (none when brute-force protection is off). */
+  private async countersOfAll(subjects: readonly AttemptSubject[]): Promise<CounterRef[][]> {
+    if (!this.enabled) return subjects.map(() => []);
+    const budgets = new Map<string, Promise<number>>();
+    const budgetOf = (projectId: string) => {
+      let b = budgets.get(projectId);
+      if (!b) {
+        const own = this.options.ipFailuresPerDay?.(projectId).catch(() => undefined) ?? Promise.resolve(undefined);
+        budgets.set(projectId, (b = own.then((n) => (n !== undefined && Number.isInteger(n) && n > 0 ? n : this.config.ipFailuresPerDay))));
+      }
+      return b;
+    };
+    return Promise.all(
+      subjects.map(async (s) => {
+        const refs: CounterRef[] = [];
+        if (s.account) {
+          const key = hashSecret(`account\u0000${s.method}\u0000${s.projectId}\u0000${s.account.toLowerCase()}`);
+          refs.push({ key, policy: this.account, resetBySuccess: true });
+        }
+        if (s.ip && !(this.options.mode === "development" && isLoopbackIp(s.ip))) {
+          // Per project: one tenant's bad traffic never fills another's bucket for the same address.
+          const key = hashSecret(`ip\u0000${s.projectId}\u0000${s.ip}`);
+          refs.push({ key, policy: { capacity: await budgetOf(s.projectId), windowSeconds: IP_WINDOW_SECONDS }, resetBySuccess: false });
+        }
+        return refs;
+      }),
+    );
   }
 }
 

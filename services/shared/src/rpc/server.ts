@@ -45,6 +45,8 @@ export interface RpcServerOptions {
   readonly log: Logger;
   /** Fully-qualified names of the services registered by `routes`, reported by health checks. */
   readonly serviceNames: readonly string[];
+  /** Interceptors around every call, outside the authentication (e.g. metrics: refused calls count too). */
+  readonly interceptors?: readonly Interceptor[];
 }
 
 export interface RpcServer {
@@ -115,7 +117,7 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
     opts.routes(router);
   };
 
-  const handler = connectNodeAdapter({ routes, interceptors: [interceptor], grpc: true, connect: true, grpcWeb: false });
+  const handler = connectNodeAdapter({ routes, interceptors: [...(opts.interceptors ?? []), interceptor], grpc: true, connect: true, grpcWeb: false });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (s) => {

@@ -7,6 +7,7 @@ import { NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus, type RelayHand
 import { createLogger, type Logger } from "../log/index.ts";
 import { createRpcServer, serviceSecretProblem, ServingStatus, type RpcServer } from "../rpc/index.ts";
 import { SecretBox } from "../secrets/index.ts";
+import { createProcessMetrics, serveMetrics, type ProcessMetrics } from "../metrics/index.ts";
 
 export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
 import { SERVICES, type ServiceName } from "./registry.ts";
@@ -31,6 +32,7 @@ export function commonConfigSpec(defaultPort: number) {
       max: 24 * 365,
     }),
     dbPoolSize: int("VESTIBULE_DB_POOL_SIZE", "max Postgres connections of this process", { default: 10, min: 1, max: 200 }),
+    metricsPort: int("VESTIBULE_METRICS_PORT", "plain-HTTP port of Prometheus GET /metrics; 0 (default) = not served", { default: 0, min: 0, max: 65535 }),
   };
 }
 
@@ -64,6 +66,9 @@ export interface RunningService {
   readonly ctx: ServiceContext;
   readonly relay: RelayHandle;
   readonly server: RpcServer;
+  readonly metrics: ProcessMetrics;
+  /** Port of GET /metrics, when VESTIBULE_METRICS_PORT is set. */
+  readonly metricsPort: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -99,7 +104,11 @@ export async function startService(
   const ctx: ServiceContext = { name: def.name, schema, config, log, pool, bus, outbox, secrets, env };
   const relay = startOutboxRelay({ pool, connectionString: config.databaseUrl, schema, bus, log, channel: outbox.channel });
   const stopHook = await def.start?.(ctx);
+  const metrics = createProcessMetrics(def.name);
+  metrics.observePool(pool);
+  metrics.observeOutbox(pool, schema);
   const server = createRpcServer({
+    interceptors: [metrics.rpcInterceptor],
     name: def.name,
     routes: (router) => def.routes(router, ctx),
     serviceSecret: config.serviceSecret,
@@ -108,6 +117,7 @@ export async function startService(
     serviceNames: def.serviceNames,
   });
   const port = await server.listen(config.port, config.host);
+  const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics.registry, config.metricsPort, config.host) : undefined;
   server.health.set(ServingStatus.SERVING);
   log.info({ port, bus: bus.kind, schema }, `${def.name} service serving`);
   let stopping: Promise<void> | undefined;
@@ -116,9 +126,12 @@ export async function startService(
     ctx,
     relay,
     server,
+    metrics,
+    metricsPort: metricsServer?.port,
     stop() {
       stopping ??= (async () => {
         await server.close();
+        await metricsServer?.close();
         if (stopHook) await stopHook().catch((err) => log.warn({ err }, "stop hook failed"));
         await relay.stop();
         await bus.close();

@@ -13,6 +13,8 @@
  * expansion visits each id once. The definition endpoints refuse both.
  */
 
+import { ipFailuresPerDayFromRendered } from "@vestibule/shared/rate-limit";
+
 export type Scope = "team" | "project";
 
 /** The system team permissions (spec section 3) and their descriptions; they contain nothing and cannot be changed. */
@@ -167,6 +169,8 @@ export interface ProjectSettings {
   /** The raw `rbac.permissions` entries, for building overrides. */
   readonly rawDefinitions: Readonly<Record<string, RawDefinition>>;
   readonly defaults: { readonly teamCreator: readonly string[]; readonly teamMember: readonly string[]; readonly signUp: readonly string[] };
+  /** auth.ipFailuresPerDay: the project's per-IP failure budget for invitation-code guesses, when it set one. */
+  readonly ipFailuresPerDay?: number;
 }
 
 export interface RawDefinition {
@@ -228,6 +232,7 @@ export function projectSettingsFromRendered(p: { id: string; displayName: string
     projectId: p.id,
     displayName: p.displayName,
     version: p.version,
+    ipFailuresPerDay: ipFailuresPerDayFromRendered(rendered),
     createPersonalTeamOnSignUp: bool(teams.createPersonalTeamOnSignUp, false),
     allowClientTeamCreation: bool(teams.allowClientTeamCreation, false),
     redirectTrust: {

@@ -46,13 +46,14 @@ export const memberStore = {
     return rows[0] ? rows[0].permission_ids : null;
   },
 
-  /** Oldest first, filtered by team and/or user. */
-  async list(db: Queryable, projectId: string, filter: { teamId?: string; userId?: string }): Promise<MemberRow[]> {
+  /** Oldest first, filtered by team and/or user; at most `limit` (undefined = all). */
+  async list(db: Queryable, projectId: string, filter: { teamId?: string; userId?: string; limit?: number }): Promise<MemberRow[]> {
     const { rows } = await db.query<MemberRow>(
       `SELECT ${COLUMNS} FROM team_members
        WHERE project_id = $1 AND ($2::uuid IS NULL OR team_id = $2) AND ($3::uuid IS NULL OR user_id = $3)
-       ORDER BY created_at, team_id, user_id`,
-      [projectId, filter.teamId ?? null, filter.userId ?? null],
+       ORDER BY created_at, team_id, user_id
+       LIMIT $4`,
+      [projectId, filter.teamId ?? null, filter.userId ?? null, filter.limit ?? null],
     );
     return rows;
   },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPool } from "@vestibule/shared/db";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
 import { signUp } from "../../../teams-support.ts";
 
@@ -62,4 +63,29 @@ describe("/api/v1/team-member-profiles", () => {
     expectKnownError(await call(stack, "GET", `/api/v1/team-member-profiles/${team.id}/${outsider.userId}`, { headers: server() }), 404, "TEAM_MEMBERSHIP_NOT_FOUND");
     expectKnownError(await call(stack, "GET", `/api/v1/team-member-profiles?team_id=6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f`, { headers: server() }), 404, "TEAM_NOT_FOUND");
   });
+
+  it("limit (issue 18): oldest members first, 1 to 1000, and 1000 when none is given", async () => {
+    const owner = await signUp(stack);
+    const others = [await signUp(stack), await signUp(stack)];
+    const team = (await call(stack, "POST", "/api/v1/teams", { headers: owner.headers, body: { display_name: "Big" } })).json;
+    for (const m of others) await call(stack, "POST", `/api/v1/team-memberships/${team.id}/${m.userId}`, { headers: server(), body: {} });
+    const two = await call(stack, "GET", `/api/v1/team-member-profiles?team_id=${team.id}&limit=2`, { headers: server() });
+    expect(two.json.items.map((p: { user_id: string }) => p.user_id)).toEqual([owner.userId, others[0]!.userId]);
+    for (const bad of ["0", "1001", "x"]) expect((await call(stack, "GET", `/api/v1/team-member-profiles?team_id=${team.id}&limit=${bad}`, { headers: server() })).status).toBe(400);
+
+    // 1001 more members (written directly: the users need not exist for the listing): without a limit, 1000 come back.
+    const db = createPool({ connectionString: stack.db.url, schema: "teams_permissions", max: 1 });
+    try {
+      await db.query(
+        `INSERT INTO team_members (team_id, user_id, project_id) SELECT $1, gen_random_uuid(), $2 FROM generate_series(1, 1001)`,
+        [team.id, stack.demo.projectId],
+      );
+    } finally {
+      await db.end();
+    }
+    const all = await call(stack, "GET", `/api/v1/team-member-profiles?team_id=${team.id}`, { headers: server() });
+    expect(all.status, all.text).toBe(200);
+    expect(all.json.items).toHaveLength(1000);
+    expect(all.json.items[0].user_id).toBe(owner.userId);
+  }, 120_000);
 });

@@ -24,7 +24,8 @@
  * Key names follow Stack Auth's rendered config (`packages/stack-shared/src/config/schema.ts` and the backend's
  * rendered-config-to-project conversion at the pinned commit). Vestibule additions, absent from Stack Auth:
  * `auth.refreshTokenRotation` (default false) and `auth.accessTokenLifetimeSeconds` (default 600, 60 to 3600:
- * the SDK refreshes when fewer than 20 s remain; the cap bounds how long a token outlives sign-out).
+ * the SDK refreshes when fewer than 20 s remain; the cap bounds how long a token outlives sign-out), and
+ * `auth.ipFailuresPerDay` (no default; 10 to 1,000,000: the per-IP failure budget of the project's sign-in checks).
  *
  * Pure functions: no I/O.
  */

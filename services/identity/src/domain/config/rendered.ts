@@ -62,6 +62,11 @@ export interface RenderedConfig {
     /** Vestibule addition: access-token lifetime in seconds (Stack Auth: 10 minutes). */
     accessTokenLifetimeSeconds: number;
     /**
+     * Vestibule addition: failed sign-in checks one client IP may make against this project per day (issue 18); set
+     * only when a project chose it (else the auth service's VESTIBULE_AUTH_RATE_LIMIT_IP_FAILURES applies).
+     */
+    ipFailuresPerDay?: number;
+    /**
      * Require a bot challenge on password sign-up and OTP sign-in codes. Vestibule has no challenge verifier, so a
      * project that requires one answers BOT_CHALLENGE_REQUIRED there (issue 13).
      */

@@ -62,6 +62,9 @@ export const SCHEMA: SchemaNode = obj({
     // The current SDK (2.8.108) wants 45 s left on a fresh token for link URLs (issue 13).
     // At most an hour: a signed-out session's access token stays valid until it expires (issue 18, SECURITY.md).
     accessTokenLifetimeSeconds: { kind: "integer", min: 60, max: 3600 },
+    // Failed sign-in checks one client IP may make against this project per day (a bucket refilling over 24 h; the
+    // service's VESTIBULE_AUTH_RATE_LIMIT_IP_FAILURES when unset). No default: absent from the rendered config until set.
+    ipFailuresPerDay: { kind: "integer", min: 10, max: 1_000_000 },
     botChallenge: obj({ required: bool }),
   }),
   onboarding: obj({ requireEmailVerification: bool }),
