@@ -4,7 +4,7 @@
  * 1. The ceiling: a bare fastify route in its own process on this machine (one Node HTTP hop).
  * 2. The machine's argon2id hash rate with the auth service's parameters, measured in this run.
  * 3. For a fixed duration each, at a fixed concurrency: sign-up/s, sign-in/s, token refresh/s, GET /users/me/s and a
- *    users list page of 100, with p50/p99 latency, errors, and server CPU per operation (CPU time of every platform
+ *    users list page of 100 and an item quantity read (GET /payments/items, 1,000 ledger rows), with p50/p99 latency, errors, and server CPU per operation (CPU time of every platform
  *    process, Postgres included, from /proc).
  * A table prints each figure also as a ratio to the bare route.
  *
@@ -222,6 +222,29 @@ async function main(): Promise<void> {
         ],
       }),
     );
+  }
+  if (want("get-item")) {
+    // Issue 16: GET /payments/items on a customer with 1,000 ledger rows (target p99 < 10 ms at concurrency 50).
+    const admin = { ...client, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": demo.super_secret_admin_key };
+    await fetch(`${base}/api/v1/internal/config/override`, {
+      method: "PATCH",
+      headers: admin,
+      body: JSON.stringify({ config_override_string: JSON.stringify({ "payments.items.bench-credits": { displayName: "Bench credits", customerType: "custom" } }) }),
+    });
+    const customer = `bench-${randomBytes(4).toString("hex")}`;
+    const change = `${base}/api/v1/payments/items/custom/${customer}/bench-credits/update-quantity?allow_negative=false`;
+    for (let i = 0; i < 1000; i += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, j) =>
+          fetch(change, { method: "POST", headers: server, body: JSON.stringify({ delta: (i + j) % 3 === 2 ? -1 : 2, description: "bench" }) }).then(json),
+        ),
+      );
+    }
+    const url = `${base}/api/v1/payments/items/custom/${customer}/bench-credits`;
+    await load("warm-up", { url, headers: client, duration: 2, connections: args.concurrency }, false);
+    const r = await load("GET /payments/items (1,000 ledger rows)", { url, headers: client, ...common });
+    r.note = "target p99 < 10 ms";
+    results.push(r);
   }
   let listNote = "";
   if (want("list")) {

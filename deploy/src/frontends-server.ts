@@ -23,6 +23,8 @@ export interface FrontendsOptions {
   /** For the dev mailbox (gRPC MailboxService of the e-mail service). */
   readonly emailServiceUrl: string;
   readonly serviceSecret: string;
+  /** Stripe.js for the purchase page (from STRIPE_JS_URL / STRIPE_PUBLISHABLE_KEY); omitted when unset. */
+  readonly stripe?: { readonly jsUrl: string; readonly publishableKey: string };
   /** Build when sources changed (default true). */
   readonly build?: boolean;
   readonly log?: (line: string) => void;
@@ -61,6 +63,7 @@ export async function startFrontends(options: FrontendsOptions): Promise<Fronten
         handlerProjectId: projects.handler.project_id,
         handlerPublishableClientKey: projects.handler.publishable_client_key,
         mode: options.mode,
+        ...(options.stripe ? { stripe: options.stripe } : {}),
       };
       server.setConfig(config);
     },

@@ -96,6 +96,12 @@ export interface Platform {
 }
 
 const STOP_GRACE_MS = 10_000;
+
+/** The purchase page's Stripe.js settings, when a publishable key is configured (production: the real Stripe.js). */
+function stripeForFrontends(env: Record<string, string | undefined>): { stripe?: { jsUrl: string; publishableKey: string } } {
+  if (!env.STRIPE_PUBLISHABLE_KEY) return {};
+  return { stripe: { jsUrl: env.STRIPE_JS_URL || "https://js.stripe.com/v3", publishableKey: env.STRIPE_PUBLISHABLE_KEY } };
+}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** A timer that does not keep the process alive (for races against an exit). */
 const deadlineAfter = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
@@ -190,6 +196,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     LOG_LEVEL: options.logLevel ?? "info",
     VESTIBULE_MODE: options.mode ?? "development",
     VESTIBULE_PUBLIC_URL: publicUrl,
+    // Where the hosted pages are served (billing's purchase URLs: <frontends>/handler/purchase/<code>).
+    VESTIBULE_FRONTENDS_URL: `http://localhost:${ports.frontends}`,
     ...Object.fromEntries(SERVICE_NAMES.map((n) => [SERVICES[n].env, serviceUrls[n]])),
     ...(options.natsUrl ? { NATS_URL: options.natsUrl } : {}),
     ...(options.eventPrefix ? { VESTIBULE_EVENT_PREFIX: options.eventPrefix } : {}),
@@ -370,6 +378,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         mode: options.mode ?? "development",
         emailServiceUrl: serviceUrls.email,
         serviceSecret: options.serviceSecret,
+        ...stripeForFrontends({ ...process.env, ...sharedEnv }),
         // The release build ships built frontends (and no sources to rebuild them from).
         build: !isReleaseBuild,
         log: (line) => sink(`frontends | ${line}`),

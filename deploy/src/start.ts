@@ -21,6 +21,7 @@ import type { LogLevelName } from "./logs.ts";
 import { withoutCredentials } from "@vestibule/shared/log";
 import type { DevIdentityProvider } from "./dev-idp/index.ts";
 import { seedDevProviders, startDevIdp } from "./dev-idp/launch.ts";
+import { launchLocalStripe, pointWebhooksAt, type LaunchedStripe } from "./stripe-local/launch.ts";
 
 const t0 = Date.now();
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -31,6 +32,7 @@ const say = (message: string): void => void process.stdout.write(`${dim("vestibu
 let platform: Platform | undefined;
 let database: EmbeddedPostgres | undefined;
 let devIdp: DevIdentityProvider | undefined;
+let localStripe: LaunchedStripe | undefined;
 let shuttingDown = false;
 
 async function shutdown(reason: string, code: number): Promise<never> {
@@ -43,6 +45,7 @@ async function shutdown(reason: string, code: number): Promise<never> {
   try {
     await platform?.stop();
     await devIdp?.stop();
+    await localStripe?.stripe.stop();
     await database?.stop();
     say("stopped");
   } catch (err) {
@@ -104,9 +107,17 @@ async function main(): Promise<void> {
     devIdp = await startDevIdp(env, checkHost);
     say(`development identity provider on ${devIdp.issuer} (the shared OAuth keys of every provider point at it)`);
   }
+  // Development: a local Stripe-compatible server stands in for Stripe (unreachable here), unless STRIPE_API_URL is set.
+  if (mode === "development" && !env.STRIPE_API_URL) {
+    localStripe = await launchLocalStripe(env, checkHost);
+    say(`local Stripe-compatible server on ${localStripe.stripe.url} (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined)`);
+  }
   if (shuttingDown) return;
   platform = await startPlatform({
-    ...(devIdp ? { env: { VESTIBULE_OAUTH_SHARED_KEYS: devIdp.sharedKeysEnv } } : {}),
+    env: {
+      ...(devIdp ? { VESTIBULE_OAUTH_SHARED_KEYS: devIdp.sharedKeysEnv } : {}),
+      ...(localStripe?.env ?? {}),
+    },
     databaseUrl,
     natsUrl,
     masterKeys: secrets.master_keys,
@@ -119,6 +130,7 @@ async function main(): Promise<void> {
     restartOnExit: true,
   });
   if (shuttingDown) return;
+  if (localStripe) pointWebhooksAt(localStripe, env, platform.publicUrl);
 
   const previous = readDevFile();
   const { projects, created } = await bootstrapProjects({
@@ -150,6 +162,7 @@ async function main(): Promise<void> {
       ? [`  Dev mailbox   http://localhost:${new URL(platform.frontendsUrl).port}/dev/mailbox/view ${dim("(every e-mail the platform sends; JSON at /dev/mailbox)")}`]
       : []),
     ...(devIdp ? [`  Dev sign-in   ${devIdp.issuer} ${dim("(development identity provider behind every OAuth button)")}`] : []),
+    ...(localStripe ? [`  Dev Stripe    ${localStripe.stripe.url} ${dim("(local Stripe-compatible API, Stripe.js at /v3; webhooks to the gateway)")}`] : []),
     `  Services      ${serviceList} ${dim("(gRPC/Connect, h2c)")}`,
     `  Database      ${databaseLabel}`,
     `  Events        ${natsUrl ? `NATS JetStream ${withoutCredentials(natsUrl)}` : "Postgres-backed bus (set NATS_URL for NATS JetStream)"}`,
@@ -172,6 +185,7 @@ main().catch(async (err: unknown) => {
     shuttingDown = true;
     await platform?.stop().catch(() => undefined);
     await devIdp?.stop().catch(() => undefined);
+    await localStripe?.stripe.stop().catch(() => undefined);
     await database?.stop().catch(() => undefined);
   }
   process.exit(1);

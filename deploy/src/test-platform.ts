@@ -19,6 +19,8 @@ import { generateSecrets } from "./local-state.ts";
 import { stateDir } from "./paths.ts";
 import { startPlatform, type Platform, type PlatformOptions } from "./platform.ts";
 import type { LogLevelName } from "./logs.ts";
+import { startLocalStripe, type LocalStripe } from "./stripe-local/index.ts";
+import { STRIPE_WEBHOOK_PATH } from "./stripe-local/launch.ts";
 
 export const TEST_PG_DIR = join(stateDir, "test-pg");
 export const TEST_PG_PORT = 54339;
@@ -31,6 +33,11 @@ export interface TestPlatformOptions {
   bus?: "env" | "nats" | "postgres";
   /** Children's log lines at or above this level are printed. Default VESTIBULE_TEST_LOG or "warn". */
   printLevel?: LogLevelName;
+  /**
+   * Run a local Stripe-compatible server (free port) for billing, the gateway and the frontends: STRIPE_API_URL,
+   * STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_JS_URL; webhooks go to the gateway.
+   */
+  stripe?: boolean;
   /** Passed through to startPlatform (ports, env, readyTimeoutMs, ...). */
   platform?: Partial<Omit<PlatformOptions, "databaseUrl" | "masterKeys" | "serviceSecret" | "natsUrl">>;
 }
@@ -45,6 +52,8 @@ export interface TestPlatform {
   /** For authenticated direct calls: createServiceClient(Desc, { baseUrl, caller: "test", secret }). */
   readonly serviceSecret: string;
   readonly masterKeys: string;
+  /** The local Stripe server, when started with `stripe: true`. */
+  readonly stripe: LocalStripe | undefined;
   /** Stops every process and drops the database. Idempotent. */
   stop(): Promise<void>;
 }
@@ -63,7 +72,9 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const db = await createTestDatabase();
   const eventPrefix = options.platform?.eventPrefix ?? `t_${db.name.slice("vestibule_t_".length)}`;
   let platform: Platform | undefined;
+  let stripe: LocalStripe | undefined;
   try {
+    if (options.stripe) stripe = await startLocalStripe({ webhookSecret: `whsec_test_${db.name}`, retryDelaysMs: [200, 1_000, 3_000] });
     platform = await startPlatform({
       randomPorts: true,
       frontends: false,
@@ -72,7 +83,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       readyTimeoutMs: 60_000,
       ...options.platform,
       // Small pools: two test files run at once on a PostgreSQL that may allow only 100 connections.
-      env: { VESTIBULE_DB_POOL_SIZE: "4", ...options.platform?.env },
+      env: {
+        VESTIBULE_DB_POOL_SIZE: "4",
+        ...(stripe
+          ? { STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_PUBLISHABLE_KEY: stripe.publishableKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_JS_URL: stripe.stripeJsUrl }
+          : {}),
+        ...options.platform?.env,
+      },
       databaseUrl: db.url,
       natsUrl: nats,
       eventPrefix,
@@ -90,6 +107,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       keyDescription: "Test keys",
     });
     platform.configureFrontends({ internal: projects.internal, handler: projects.demo });
+    stripe?.setWebhookUrl(`${platform.gatewayUrl}${STRIPE_WEBHOOK_PATH}`);
     const started = platform;
     let stopping: Promise<void> | undefined;
     return {
@@ -100,10 +118,12 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       natsUrl: nats,
       serviceSecret: secrets.service_secret,
       masterKeys: secrets.master_keys,
+      stripe,
       stop: () => {
         stopping ??= (async () => {
           try {
             await started.stop();
+            await stripe?.stop();
           } finally {
             await db.drop();
             if (nats) await deleteNatsStreams(eventPrefix, nats);
@@ -114,6 +134,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     };
   } catch (err) {
     await platform?.stop().catch(() => undefined);
+    await stripe?.stop().catch(() => undefined);
     await db.drop().catch(() => undefined);
     throw err;
   }

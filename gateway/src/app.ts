@@ -24,10 +24,11 @@ import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
 import { registerBodyParsers } from "./http/body.ts";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
+import { MAX_PATH_PARAM_LENGTH, answerClientError, answerFrameworkError } from "./http/framework-errors.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
 import { LazyChildLogger } from "./http/request-logger.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
-import { checkAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
+import { checkAccess, checkParamAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
 import { v1Routes } from "./routes/v1/index.ts";
 import { describeReadiness, type Readiness } from "./readiness.ts";
 import type { HttpMetrics } from "@vestibule/shared/metrics";
@@ -97,7 +98,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
     trustProxy: trustProxySetting(config.trustProxy),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path parameters reach validation (a clear SCHEMA_ERROR) instead of fastify's JSON 414; longer ones, bad
+    // percent-encoding and HTTP-level errors are answered in plain text (http/framework-errors.ts, issue 18 fuzzing).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   app.setChildLoggerFactory((logger, bindings, options) => new LazyChildLogger(logger, bindings, options));
   app.decorateRequest("vestibuleAuth", null);
@@ -224,6 +229,9 @@ function registerRoute(
         const result = validate({ method: req.method, path, body, query: req.query, params: req.params, extraErrors });
         if (!result.ok) throw schemaError(result.message);
         if (route.user === "known-error" && !auth?.user) throw userAuthenticationRequired();
+        // Sign-out without a user: the reference answers ACCESS_TOKEN_EXPIRED (legacy tokens without a session id).
+        if (route.user === "access-token-expired" && !auth?.user) throw knownError("ACCESS_TOKEN_EXPIRED", { expired_at_millis: null });
+        checkParamAccess(route, auth, result.params);
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
         const usersStamp = route.method !== "GET" ? state.users.stamp() : undefined;
         const out = await route.handler({

@@ -24,7 +24,11 @@ import { OAuthService } from "@vestibule/proto/auth/v1/oauth_service";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { EmailTemplateService } from "@vestibule/proto/email/v1/template_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
+import { WebhookService } from "@vestibule/proto/email/v1/webhook_service";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
+import { ItemService } from "@vestibule/proto/billing/v1/item_service";
+import { PurchaseService } from "@vestibule/proto/billing/v1/purchase_service";
+import { StripeService } from "@vestibule/proto/billing/v1/stripe_service";
 import { AuditService } from "@vestibule/proto/audit/v1/audit_service";
 import type { GatewayConfig } from "./config.ts";
 
@@ -55,6 +59,10 @@ export interface ServiceClients {
   readonly emailTemplates: Client<typeof EmailTemplateService>;
   readonly notificationPreferences: Client<typeof NotificationPreferenceService>;
   readonly analytics: Client<typeof AnalyticsService>;
+  readonly items: Client<typeof ItemService>;
+  readonly purchases: Client<typeof PurchaseService>;
+  readonly stripe: Client<typeof StripeService>;
+  readonly webhooks: Client<typeof WebhookService>;
   readonly audit: Client<typeof AuditService>;
 }
 
@@ -111,6 +119,10 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     emailTemplates: tagged(createServiceClient(EmailTemplateService, email), "email"),
     notificationPreferences: tagged(createServiceClient(NotificationPreferenceService, email), "email"),
     analytics: tagged(createServiceClient(AnalyticsService, identity), "identity"),
+    items: tagged(createServiceClient(ItemService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    purchases: tagged(createServiceClient(PurchaseService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    stripe: tagged(createServiceClient(StripeService, { ...base, baseUrl: config.billingUrl }), "billing"),
+    webhooks: tagged(createServiceClient(WebhookService, email), "email"),
     audit: tagged(createServiceClient(AuditService, identity), "identity"),
   };
 }

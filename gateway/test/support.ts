@@ -14,6 +14,7 @@ import { authService } from "@vestibule/auth";
 import { emailService } from "@vestibule/email";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { vaultService } from "@vestibule/vault";
+import { billingService } from "@vestibule/billing";
 import { buildGateway, type Gateway } from "../src/app.ts";
 import { createServiceClients } from "../src/clients.ts";
 import { gatewayConfigSpec } from "../src/config.ts";
@@ -39,6 +40,8 @@ export interface Stack {
   readonly teams?: RunningService;
   /** Present when started with `vault: true`. */
   readonly vault?: RunningService;
+  /** Present when started with `billing: true`. */
+  readonly billing?: RunningService;
   readonly gateway: Gateway;
   readonly env: Record<string, string>;
   /** A second gateway replica on the same services and bus (for cache-invalidation tests). */
@@ -58,6 +61,8 @@ export interface StackOptions {
   readonly auth?: boolean;
   /** Also run the vault service (data vault). */
   readonly vault?: boolean;
+  /** Also run the billing service (payments). */
+  readonly billing?: boolean;
   /**
    * Teams and team permissions. `true` runs the teams-permissions service (teams, memberships, invitations,
    * permissions, project ownership, and the gateway's TeamAccess backed by it); a TeamAccess object is a stand-in
@@ -113,6 +118,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     vault = await startService(vaultService, { env, log });
     env.VESTIBULE_VAULT_URL = `http://127.0.0.1:${vault.port}`;
   }
+  let billing: RunningService | undefined;
+  if (options.billing) {
+    billing = await startService(billingService, { env, log });
+    env.VESTIBULE_BILLING_URL = `http://127.0.0.1:${billing.port}`;
+  }
   const gatewayEnv = { ...env };
 
   async function launchGateway() {
@@ -163,6 +173,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     email,
     teams,
     vault,
+    billing,
     gateway: main.gateway,
     env,
     async startGatewayReplica() {
@@ -175,6 +186,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await main.close();
       await teams?.stop();
       await vault?.stop();
+      await billing?.stop();
       await email?.stop();
       await auth?.stop();
       await identity.stop();

@@ -46,6 +46,8 @@ export const FRONTEND_APPS: readonly FrontendApp[] = [
   area("auth", "Auth methods & domains"),
   area("keys", "API keys"),
   area("emails", "E-mails"),
+  area("payments", "Payments"),
+  area("webhooks", "Webhooks"),
   area("settings", "Project settings"),
   area("audit", "Audit log"),
   { dir: "example-host", mfName: "example_host", kind: "host", mountPath: "/example/", spa: true },
@@ -96,4 +98,9 @@ export interface RuntimeConfig {
   readonly handlerPublishableClientKey: string;
   /** "development" shows the dev mailbox in the dashboard. */
   readonly mode: "development" | "production";
+  /**
+   * Payments: Stripe.js URL (production https://js.stripe.com/v3; development the local Stripe server's stand-in)
+   * and the publishable key; absent when STRIPE_PUBLISHABLE_KEY is unset.
+   */
+  readonly stripe?: { readonly jsUrl: string; readonly publishableKey: string };
 }

@@ -2,7 +2,7 @@
  * The handler pages as one component (exposed as `handler/HandlerPages`): give it a client app and it renders the page
  * of the current address below the app's handler path (`app.urls.handler`, default /handler): sign-in, sign-up,
  * sign-out, email-verification, password-reset, forgot-password, oauth-callback, magic-link-callback,
- * account-settings, error, team-invitation, mfa and cli-auth-confirm. Each page is its own chunk, loaded on demand,
+ * account-settings, error, team-invitation, mfa, cli-auth-confirm and purchase/<code>. Each page is its own chunk, loaded on demand,
  * so the sign-in page downloads only what it uses.
  *
  *   const HandlerPages = lazy(() => loadRemote("handler/HandlerPages"));
@@ -30,6 +30,8 @@ export const PAGES: Readonly<Record<string, () => Promise<PageModule>>> = {
   "team-invitation": () => import("./pages/team-invitation.tsx"),
   mfa: () => import("./pages/mfa.tsx"),
   "cli-auth-confirm": () => import("./pages/cli-auth-confirm.tsx"),
+  // `/handler/purchase/<full_code>` (the page reads the code from the address).
+  purchase: () => import("./pages/purchase.tsx"),
 };
 
 const lazyPages = Object.fromEntries(Object.entries(PAGES).map(([k, load]) => [k, lazy(load)])) as Record<string, ComponentType>;
@@ -45,7 +47,8 @@ export default function HandlerPages({ app, fullPage = true }: HandlerPagesProps
   const { pathname } = useLocation();
   const base = app.urls.handler.replace(/\/+$/, "");
   const rest = pathname.startsWith(`${base}/`) ? pathname.slice(base.length + 1).replace(/\/+$/, "") : pathname === base ? "" : null;
-  const Page = rest === null ? NotFound : (lazyPages[rest === "" ? "sign-in" : rest] ?? NotFound);
+  const key = rest === "" ? "sign-in" : rest?.startsWith("purchase/") ? "purchase" : rest;
+  const Page = key === null || key === undefined ? NotFound : (lazyPages[key] ?? NotFound);
   const content = (
     <StackProvider app={app}>
       {/* Pages read the project and the user with @vestibule/react's suspending hooks: a card-sized skeleton while

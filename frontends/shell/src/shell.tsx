@@ -4,7 +4,7 @@
  *   /auth/*                        hosted handler pages of the internal project (federated from the handler remote)
  *   /                              the owner's projects and project creation
  *   /projects/:id                  overview (sign-ups and active users per day)
- *   /projects/:id/<area>/*         one remote per area (users, teams, auth, keys, emails, settings)
+ *   /projects/:id/<area>/*         one remote per area (users, teams, auth, keys, emails, payments, settings)
  *
  * The signed-in owner comes from @vestibule/react (`useUser`, suspending while it loads); their projects from
  * `user.listOwnedProjects()`, each with an admin app acting as them, which the areas receive.

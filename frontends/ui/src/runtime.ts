@@ -9,6 +9,8 @@ export interface RuntimeConfig {
   readonly handlerProjectId: string;
   readonly handlerPublishableClientKey: string;
   readonly mode: "development" | "production";
+  /** Payments: where the purchase page loads Stripe.js from and the publishable key it uses; absent when not set up. */
+  readonly stripe?: { readonly jsUrl: string; readonly publishableKey: string };
 }
 
 export interface ManifestRemote {

@@ -16,6 +16,7 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
   app.removeAllContentTypeParsers();
   const parser = (req: FastifyRequest, raw: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
     const body = typeof raw === "string" ? Buffer.from(raw) : raw;
+    rawBodies.set(req, body);
     try {
       done(null, parseBody(req.headers["content-type"], body));
     } catch (err) {
@@ -27,6 +28,51 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
   for (const type of ["*", "application/json", "application/x-www-form-urlencoded"]) {
     app.addContentTypeParser(type, { parseAs: "buffer", bodyLimit }, parser);
   }
+}
+
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/** The request body's bytes as received (for signatures computed over them, e.g. Stripe webhooks). */
+export function rawBodyOf(req: FastifyRequest): Buffer | undefined {
+  return rawBodies.get(req);
+}
+
+/**
+ * Limits on the shape of a JSON request body. No request of the contract nests more than a few levels or sends more
+ * than a few hundred array items (free-form metadata included). A body nested tens of thousands of levels deep parses
+ * fine but overflows the stack of every recursive step after it (validation, error texts, serialisation to the
+ * services), and an array of 50,000 wrong values costs the gateway's one thread seconds of validation (issue 18,
+ * both found by the route fuzzer).
+ */
+export const MAX_JSON_DEPTH = 256;
+export const MAX_JSON_ARRAY_ITEMS = 10_000;
+
+/** Why JSON text breaks the limits (one pass over the text, strings skipped), or undefined. */
+export function jsonShapeProblem(text: string, maxDepth = MAX_JSON_DEPTH, maxItems = MAX_JSON_ARRAY_ITEMS): string | undefined {
+  // Per open container: -1 for an object, else the number of commas seen in the array.
+  const open: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      open.push(c === 0x5b ? 0 : -1);
+      if (open.length > maxDepth) return `nested deeper than ${maxDepth} levels`;
+    } else if (c === 0x5d || c === 0x7d) open.pop();
+    else if (c === 0x2c && open.length > 0 && open[open.length - 1]! >= 0) {
+      if (++open[open.length - 1]! >= maxItems) return `an array has more than ${maxItems} items`;
+    }
+  }
+  return undefined;
+}
+
+/** BODY_PARSING_ERROR for JSON text that breaks the shape limits (jsonShapeProblem). */
+export function checkJsonShape(text: string): void {
+  const problem = jsonShapeProblem(text);
+  if (problem) throw parsingError(`Invalid JSON in request body: ${problem}`);
 }
 
 export function parseBody(contentType: string | undefined, body: Buffer): unknown {
@@ -44,6 +90,7 @@ export function parseBody(contentType: string | undefined, body: Buffer): unknow
   switch (type) {
     case "application/json":
       if (text.trim() === "") return undefined;
+      checkJsonShape(text);
       try {
         return JSON.parse(text) as unknown;
       } catch {

@@ -60,6 +60,8 @@ export const CORS_ALLOW_HEADERS = [
   "sentry-trace",
   "x-vercel-protection-bypass",
   "ngrok-skip-browser-warning",
+  // The dashboard's webhook pages (routes/v1/internal-webhooks.ts).
+  "x-vestibule-webhook-portal-token",
 ].join(", ");
 
 export const CORS_EXPOSE_HEADERS = [

@@ -35,8 +35,11 @@ export type RouteResult = { status?: number; json: unknown } | { status?: number
  */
 export type Access = "none" | readonly AccessType[];
 
-/** How the endpoint reacts to a missing signed-in user (contract: a schema line, or a known error). */
-export type UserRequirement = "optional" | "schema" | "known-error";
+/**
+ * How the endpoint reacts to a missing signed-in user (contract: a schema line, USER_AUTHENTICATION_REQUIRED, or, for
+ * sign-out, the reference's ACCESS_TOKEN_EXPIRED). Checked after validation.
+ */
+export type UserRequirement = "optional" | "schema" | "known-error" | "access-token-expired";
 
 export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Access = Access> {
   readonly method: HttpMethod;
@@ -46,6 +49,16 @@ export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Acce
   readonly tags: readonly string[];
   readonly access: A;
   readonly user?: UserRequirement;
+  /**
+   * "internal": the route serves only signed-in users of the `internal` project (project owners); any other project
+   * gets EXPECTED_INTERNAL_PROJECT from the handler. Read by the access matrix (issue 18) to derive its expectations.
+   */
+  readonly project?: "internal";
+  /**
+   * Narrower access for some values of a path parameter (e.g. server keys may change only the `branch` config level):
+   * checked after validation, INSUFFICIENT_ACCESS_TYPE listing the narrower types.
+   */
+  readonly accessByParam?: { readonly param: string; readonly access: Readonly<Record<string, readonly AccessType[]>> };
   readonly schemas: S;
   /** Largest request body of this route in bytes (default: the gateway's VESTIBULE_BODY_LIMIT). */
   readonly bodyLimit?: number;
@@ -59,6 +72,16 @@ export interface RouteSpec<S extends RouteSchemas = RouteSchemas, A extends Acce
 
 export function defineRoute<const S extends RouteSchemas, const A extends Access>(spec: RouteSpec<S, A>): RouteSpec<S, A> {
   return spec;
+}
+
+/** The narrower access of `accessByParam`, run after validation (the parameter is then known to be valid). */
+export function checkParamAccess(route: Pick<RouteSpec, "accessByParam">, auth: RequestAuth | null, params: unknown): void {
+  if (!route.accessByParam || !auth) return;
+  const value = (params as Record<string, unknown> | undefined)?.[route.accessByParam.param];
+  const allowed = typeof value === "string" ? route.accessByParam.access[value] : undefined;
+  if (allowed && !allowed.includes(auth.type)) {
+    throw knownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: auth.type, allowed_access_types: [...allowed] });
+  }
 }
 
 /** The contract's access-type check, run before body/query validation. */

@@ -25,6 +25,7 @@ import {
   printValue,
 } from "./index.ts";
 import type { RequestInput, RequestSchemas } from "./index.ts";
+import { MAX_REPORTED_ERRORS } from "./validator.ts";
 
 const UUID = "cad564fd-f81b-43f4-b390-98abf3fcc17e";
 
@@ -325,5 +326,16 @@ describe("schemas", () => {
     expect(printValue(Number.NaN)).toBe("NaN");
     expect(printValue(-0)).toBe("-0");
     expect(printValue({ a: ["x", 1, null] }, true)).toBe('{\n  "a": [\n    "\\"x\\"",\n    "1",\n    "null"\n  ]\n}');
+  });
+});
+
+describe("validation cost (issue 18, found by the route fuzzer)", () => {
+  it("reports the first failures of a part with thousands of them instead of casting and describing each", () => {
+    const validate = compileRequestValidator({ body: Obj({ ids: Type.Array(Type.String()) }) });
+    const started = performance.now();
+    const result = validate({ method: "POST", path: "/x", body: { ids: Array.from({ length: 10_000 }, (_, i) => ({ i })) }, query: {}, params: {} });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.lines.length).toBe(MAX_REPORTED_ERRORS);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -264,6 +264,9 @@ function decodeBooleans(part: Part, value: unknown): unknown {
   return value;
 }
 
+/** Most validation failures of one part that are cast and described; beyond it the first ones are reported. */
+export const MAX_REPORTED_ERRORS = 100;
+
 function runPart(part: Part, raw: unknown): PartResult {
   const originals = new Map<string, unknown>();
   let value: unknown = part.name === "body" ? raw : flatCopy(part, raw, originals);
@@ -271,6 +274,11 @@ function runPart(part: Part, raw: unknown): PartResult {
   if (part.validate(value)) return { ok: true, value: decodeBooleans(part, value) };
 
   let errors = part.validate.errors ?? [];
+  // A body with thousands of wrong values (e.g. 50,000 numbers where strings belong) is refused as it is: casting and
+  // describing each costs seconds of the gateway's one thread (issue 18, found by the route fuzzer).
+  if (errors.length > MAX_REPORTED_ERRORS) {
+    return { ok: false, lines: describeErrors(errors.slice(0, MAX_REPORTED_ERRORS), { root: part.name, schema: part.schema, data: value, originals }) };
+  }
   const cast = castMismatches(value, errors, originals);
   if (cast) {
     value = cast.value;

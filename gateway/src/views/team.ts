@@ -1,14 +1,9 @@
 import type { Team, TeamInvitation, TeamMember } from "@vestibule/proto/teams_permissions/v1/team";
 import type { User } from "@vestibule/proto/identity/v1/user";
 
-function json(text: string): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
+import { jsonOrNull as json, serverTeamView } from "@vestibule/shared/views";
+
+export { serverTeamView };
 
 /** The team as a client sees it (endpoints.md §0: no created_at_millis, no server metadata). */
 export function clientTeamView(t: Team): Record<string, unknown> {
@@ -18,19 +13,6 @@ export function clientTeamView(t: Team): Record<string, unknown> {
     profile_image_url: t.profileImageUrl ?? null,
     client_metadata: json(t.clientMetadataJson),
     client_read_only_metadata: json(t.clientReadOnlyMetadataJson),
-  };
-}
-
-/** The team as server and admin callers see it. */
-export function serverTeamView(t: Team): Record<string, unknown> {
-  return {
-    id: t.id,
-    display_name: t.displayName,
-    profile_image_url: t.profileImageUrl ?? null,
-    created_at_millis: Number(t.createdAtMillis),
-    client_metadata: json(t.clientMetadataJson),
-    client_read_only_metadata: json(t.clientReadOnlyMetadataJson),
-    server_metadata: json(t.serverMetadataJson),
   };
 }
 

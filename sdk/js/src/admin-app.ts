@@ -94,6 +94,18 @@ export class StackAdminApp extends StackServerApp {
     return this.api.json<T>(path, { ...init, accessType: "admin" });
   }
 
+  // ---- webhooks ----------------------------------------------------------------------------------------------
+
+  /** A token for the dashboard's webhook pages (POST /webhooks/svix-token, the published SDK's `getSvixToken`). */
+  async getSvixToken(): Promise<{ token: string }> {
+    return await this.admin<{ token: string }>("/webhooks/svix-token", { method: "POST", body: {} });
+  }
+
+  /** A call to the webhook pages' API (`/internal/webhooks<path>`), carrying a token from `getSvixToken`. */
+  async webhooksApi<T>(token: string, path: string, init: { method?: string; body?: unknown; query?: Record<string, string | number | undefined> } = {}): Promise<T> {
+    return await this.api.json<T>(`/internal/webhooks${path}`, { ...init, accessType: "admin", headers: { "x-vestibule-webhook-portal-token": token } });
+  }
+
   // ---- project -----------------------------------------------------------------------------------------------
 
   /** The project with its full configuration (admin view). */
@@ -353,6 +365,8 @@ export class StackAdminApp extends StackServerApp {
       query: { allow_negative: "true" },
       body: { delta: options.quantity, expires_at: options.expiresAt, description: options.description },
     });
+    // A later getItem must see the change (as ServerItem.increaseQuantity does).
+    await this.caches.items.refresh([null, type, id, options.itemId]).catch(() => {});
   }
   async testModePurchase(options: { priceId: string; fullCode: string; quantity?: number }): Promise<void> {
     await this.admin("/internal/payments/test-mode-purchase-session", { method: "POST", body: { price_id: options.priceId, full_code: options.fullCode, quantity: options.quantity } });

@@ -77,10 +77,11 @@ export const deleteCurrentSessionRoute = defineRoute({
   summary: "Sign out: revoke the session of the access token",
   tags: ["Sessions"],
   access: ANY,
+  // No user / no access token: the reference answers ACCESS_TOKEN_EXPIRED (legacy tokens without a session id).
+  user: "access-token-expired",
   schemas: { body: Optional(Obj({})) },
   async handler({ auth, clients }) {
-    // No user / no access token: the reference answers ACCESS_TOKEN_EXPIRED (legacy tokens without a session id).
-    if (!auth.user) throw knownError("ACCESS_TOKEN_EXPIRED", { expired_at_millis: null });
+    if (!auth.user) throw knownError("ACCESS_TOKEN_EXPIRED", { expired_at_millis: null }); // (checked before; for the type)
     try {
       await clients.sessions.revokeSession({ projectId: auth.projectId, sessionId: auth.user.refreshTokenId, userId: auth.user.id });
     } catch (err) {

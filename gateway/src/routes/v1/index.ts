@@ -104,7 +104,7 @@ import {
 } from "./permissions.ts";
 import { transferProjectRoute } from "./internal-project-transfer.ts";
 import { teamApiKeyRoutes, userApiKeyRoutes } from "./api-keys.ts";
-import { credentialScanningRevokeRoute } from "./integrations.ts";
+import { credentialScanningRevokeRoute, stripeWebhookRoute } from "./integrations.ts";
 import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
@@ -143,6 +143,9 @@ import {
 } from "./internal-analytics.ts";
 import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
+import { paymentsRoutes } from "./payments.ts";
+import { internalPaymentsRoutes } from "./internal-payments.ts";
+import { webhookRoutes } from "./internal-webhooks.ts";
 
 /** Every route of /api/v1 (also served under /api/latest). */
 export const v1Routes: readonly RouteSpec<any, any>[] = [
@@ -289,4 +292,9 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   getSessionReplayChunkEventsRoute,
   getSessionReplayEventsRoute,
   analyticsQueryRoute,
+  // Issue 16: payments (billing service).
+  ...paymentsRoutes,
+  ...internalPaymentsRoutes,
+  stripeWebhookRoute,
+  ...webhookRoutes,
 ];

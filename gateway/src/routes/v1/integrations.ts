@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { apiKeyIdOf } from "../../auth/api-key-checks.ts";
+import { rawBodyOf } from "../../http/body.ts";
 import { Obj } from "../../validation/index.ts";
 import { defineRoute } from "../route.ts";
 
@@ -21,5 +22,23 @@ export const credentialScanningRevokeRoute = defineRoute({
     const keyId = apiKeyIdOf(body.api_key);
     if (keyId) apiKeyChecks.invalidate(keyId);
     return { json: { success: true } };
+  },
+});
+
+/**
+ * `POST /integrations/stripe/webhooks`: Stripe's event deliveries. The raw body and the `Stripe-Signature` header go to
+ * billing, which verifies the signature (bad or missing → plain 400, nothing changes) and handles each event id once.
+ */
+export const stripeWebhookRoute = defineRoute({
+  method: "POST",
+  path: "/integrations/stripe/webhooks",
+  summary: "Stripe webhook deliveries (signed)",
+  tags: ["Integrations"],
+  access: "none",
+  schemas: {},
+  async handler({ req, clients }) {
+    const signature = req.headers["stripe-signature"];
+    const r = await clients.stripe.handleStripeWebhook({ payload: rawBodyOf(req) ?? new Uint8Array(), signature: typeof signature === "string" ? signature : "" });
+    return { json: { received: true, duplicate: !r.handled } };
   },
 });

@@ -37,12 +37,8 @@ const BranchConfigSource = Type.Union([
   Obj({ type: OneOf(["unlinked"]) }),
 ]);
 
-/** Server keys may only touch the branch level; admin may touch all. */
-function checkLevelAccess(auth: RequestAuth, level: Level): void {
-  if (auth.type === "server" && level !== "branch") {
-    throw knownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: "server", allowed_access_types: ["admin"] });
-  }
-}
+/** Server keys may only touch the branch level; admin may touch all (checked by the gateway after validation). */
+const LEVEL_ACCESS = { param: "level", access: { project: ["admin"], environment: ["admin"] } } as const;
 
 /** A JSON object string, or the contract's 400 text. */
 function jsonObjectString(value: string, field: string): void {
@@ -61,9 +57,9 @@ export const getConfigOverrideRoute = defineRoute({
   summary: "One config level's override document",
   tags: ["Config (admin)"],
   access: ["server", "admin"],
+  accessByParam: LEVEL_ACCESS,
   schemas: { params: LevelParams },
   async handler({ auth, params, clients }) {
-    checkLevelAccess(auth, params.level);
     const { configOverrideJson } = await clients.projects.getConfigOverride({ projectId: auth.projectId, level: LEVEL[params.level] });
     return { json: { config_string: configOverrideJson } };
   },
@@ -75,12 +71,12 @@ export const setConfigOverrideRoute = defineRoute({
   summary: "Replace one config level's override document (branch: optionally with where it was pushed from)",
   tags: ["Config (admin)"],
   access: ["server", "admin"],
+  accessByParam: LEVEL_ACCESS,
   schemas: {
     params: LevelParams,
     body: Obj({ config_string: Type.String(), source: Optional(BranchConfigSource) }),
   },
   async handler({ auth, params, body, clients, projects }) {
-    checkLevelAccess(auth, params.level);
     jsonObjectString(body.config_string, "config_string");
     const { project } = await clients.projects.setConfigOverride({
       projectId: auth.projectId,
@@ -99,9 +95,9 @@ export const updateLevelConfigOverrideRoute = defineRoute({
   summary: "Deep-merge an override into one config level",
   tags: ["Config (admin)"],
   access: ["server", "admin"],
+  accessByParam: LEVEL_ACCESS,
   schemas: { params: LevelParams, body: Obj({ config_override_string: Optional(Type.String()) }) },
   async handler({ auth, params, body, clients, projects }) {
-    checkLevelAccess(auth, params.level);
     if (body.config_override_string === undefined) return { json: {} };
     jsonObjectString(body.config_override_string, "config_override_string");
     const { project } = await clients.projects.updateConfigOverride({
@@ -120,9 +116,9 @@ export const resetConfigOverrideKeysRoute = defineRoute({
   summary: "Remove keys (and everything below them) from one config level",
   tags: ["Config (admin)"],
   access: ["server", "admin"],
+  accessByParam: LEVEL_ACCESS,
   schemas: { params: LevelParams, body: Obj({ keys: Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 }) }) },
   async handler({ auth, params, body, clients, projects }) {
-    checkLevelAccess(auth, params.level);
     const { project } = await clients.projects.resetConfigOverrideKeys({ projectId: auth.projectId, level: LEVEL[params.level], keys: body.keys });
     projects.put(project!);
     return { json: {} };

@@ -19,6 +19,7 @@ export const transferProjectRoute = defineRoute({
   summary: "Move a project to another of the caller's teams",
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
+  project: "internal",
   schemas: { body: Obj({ project_id: Type.String(), new_team_id: Type.String() }) },
   async handler({ auth, body, clients, projects }) {
     const userId = requireInternalUser(auth);

@@ -169,6 +169,7 @@ export const listInternalProjectsRoute = defineRoute({
   summary: "Projects the signed-in project owner manages",
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
+  project: "internal",
   schemas: {},
   async handler({ auth, clients }) {
     const userId = requireInternalUser(auth);
@@ -188,6 +189,7 @@ export const createInternalProjectRoute = defineRoute({
   summary: "Create a project owned by one of the caller's teams",
   tags: ["Projects (admin)"],
   access: ["client", "server", "admin"],
+  project: "internal",
   schemas: { body: ProjectCreate },
   async handler({ auth, body, clients, req }) {
     const userId = requireInternalUser(auth);

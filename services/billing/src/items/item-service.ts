@@ -1,0 +1,79 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { ItemService } from "@vestibule/proto/billing/v1/item_service";
+import { withTransaction } from "@vestibule/shared/db";
+import { knownError } from "@vestibule/shared/errors";
+import { newId } from "@vestibule/shared/ids";
+import { itemQuantityChanged } from "../events.ts";
+import type { CustomerType } from "../offers/offer-rules.ts";
+import type { ItemDefinition } from "../offers/payments-config.ts";
+import { purchaseStore } from "../purchases/purchase-store.ts";
+import { toPurchaseFacts } from "../purchases/purchase-facts.ts";
+import type { BillingRuntime } from "../runtime.ts";
+import { includedQuantity } from "./ledger-rules.ts";
+import { itemStore, type CustomerItemKey } from "./item-store.ts";
+
+/** ItemService: customers' item quantities (the ledger). */
+export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemService> {
+  const { ctx, config, customers } = rt;
+
+  /** The configured item, after the customer type and existence checks. */
+  async function resolve(req: { projectId: string; customerType: string; customerId: string; itemId: string }): Promise<ItemDefinition> {
+    const payments = await config.get(req.projectId);
+    const item = payments.items.get(req.itemId);
+    if (!item) throw knownError("ITEM_NOT_FOUND", { item_id: req.itemId });
+    const type = req.customerType as CustomerType;
+    if (item.customerType !== type) {
+      throw knownError("ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH", {
+        item_id: req.itemId,
+        customer_id: req.customerId,
+        item_customer_type: item.customerType,
+        actual_customer_type: type,
+      });
+    }
+    await customers.require(req.projectId, type, req.customerId);
+    return item;
+  }
+
+  /** Quantity from purchases and include-by-default offers. */
+  async function included(k: CustomerItemKey, db = ctx.pool): Promise<number> {
+    const payments = await config.get(k.projectId);
+    const rows = await purchaseStore.customerPurchases(db, k.projectId, k.customerType, k.customerId);
+    return includedQuantity({
+      itemId: k.itemId,
+      customerType: k.customerType as CustomerType,
+      purchases: rows.map(toPurchaseFacts),
+      offers: payments.offers.values(),
+      now: new Date(),
+    });
+  }
+
+  return {
+    async getItem(req) {
+      const item = await resolve(req);
+      const [ledger, fromPurchases] = await Promise.all([itemStore.ledgerQuantity(ctx.pool, req), included(req)]);
+      return { itemId: item.id, displayName: item.displayName, quantity: BigInt(ledger + fromPurchases) };
+    },
+
+    async updateItemQuantity(req) {
+      await resolve(req);
+      const delta = Number(req.delta);
+      const expiresAt = req.expiresAtMillis === undefined ? null : new Date(Number(req.expiresAtMillis));
+      const fromPurchases = await included(req);
+      const id = newId();
+      await withTransaction(ctx.pool, async (tx) => {
+        const ledger = await itemStore.lockLedgerQuantity(tx, req);
+        if (!req.allowNegative && delta < 0 && ledger + fromPurchases + delta < 0) {
+          throw knownError("ITEM_QUANTITY_INSUFFICIENT_AMOUNT", { item_id: req.itemId, customer_id: req.customerId, quantity: delta });
+        }
+        await itemStore.insertChange(tx, id, req, { delta, expiresAt, description: req.description || null });
+        await ctx.outbox.enqueue(
+          tx,
+          itemQuantityChanged,
+          { changeId: id, customerType: req.customerType, customerId: req.customerId, itemId: req.itemId, delta: BigInt(delta) },
+          { projectId: req.projectId },
+        );
+      });
+      return { changeId: id };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Queryable } from "@vestibule/shared/db";
+
+export interface CustomerItemKey {
+  readonly projectId: string;
+  readonly customerType: string;
+  readonly customerId: string;
+  readonly itemId: string;
+}
+
+const KEY = `project_id = $1 AND customer_type = $2 AND customer_id = $3 AND item_id = $4`;
+const args = (k: CustomerItemKey) => [k.projectId, k.customerType, k.customerId, k.itemId];
+
+export interface QuantityChangeRow {
+  readonly id: string;
+  readonly project_id: string;
+  readonly customer_type: string;
+  readonly customer_id: string;
+  readonly item_id: string;
+  readonly delta: string;
+  readonly expires_at: Date | null;
+  readonly description: string | null;
+  readonly created_at: Date;
+}
+
+/** The ledger's SQL: quantity changes and the running total of the non-expiring ones (item_balances). */
+export const itemStore = {
+  /** Sum of the customer item's non-expired changes: the running total plus the expiring changes still valid. */
+  async ledgerQuantity(db: Queryable, k: CustomerItemKey): Promise<number> {
+    const { rows } = await db.query<{ q: string }>(
+      `SELECT COALESCE((SELECT quantity FROM item_balances WHERE ${KEY}), 0)
+            + COALESCE((SELECT sum(delta) FROM item_quantity_changes WHERE ${KEY} AND expires_at IS NOT NULL AND expires_at > now()), 0) AS q`,
+      args(k),
+    );
+    return Number(rows[0]!.q);
+  },
+
+  /**
+   * Locks the customer item's balance row (created when missing) until the transaction ends and answers the ledger
+   * quantity: concurrent changes of one customer item run one after the other.
+   */
+  async lockLedgerQuantity(db: Queryable, k: CustomerItemKey): Promise<number> {
+    await db.query(
+      `INSERT INTO item_balances (project_id, customer_type, customer_id, item_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      args(k),
+    );
+    await db.query(`SELECT 1 FROM item_balances WHERE ${KEY} FOR UPDATE`, args(k));
+    return itemStore.ledgerQuantity(db, k);
+  },
+
+  /** Records a change; a non-expiring one also moves the running total (the row is locked by the caller). */
+  async insertChange(db: Queryable, id: string, k: CustomerItemKey, c: { delta: number; expiresAt: Date | null; description: string | null }): Promise<void> {
+    await db.query(
+      `INSERT INTO item_quantity_changes (id, project_id, customer_type, customer_id, item_id, delta, expires_at, description)
+       VALUES ($5, $1, $2, $3, $4, $6, $7, $8)`,
+      [...args(k), id, c.delta, c.expiresAt, c.description],
+    );
+    if (c.expiresAt === null) await db.query(`UPDATE item_balances SET quantity = quantity + $5 WHERE ${KEY}`, [...args(k), c.delta]);
+  },
+
+  /** Newest first, before the (created_at, id) cursor. */
+  async listChanges(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; limit: number }): Promise<(QuantityChangeRow & { cursor_at: string })[]> {
+    const { rows } = await db.query<QuantityChangeRow & { cursor_at: string }>(
+      `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM item_quantity_changes
+        WHERE project_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($6::text IS NULL OR customer_id = $6)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
+        ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [projectId, opts.customerType ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit, opts.customerId ?? null],
+    );
+    return rows;
+  },
+
+  async deleteProject(db: Queryable, projectId: string): Promise<void> {
+    await db.query(`DELETE FROM item_quantity_changes WHERE project_id = $1`, [projectId]);
+    await db.query(`DELETE FROM item_balances WHERE project_id = $1`, [projectId]);
+  },
+};

@@ -1,0 +1,11 @@
+import type { Client } from "@connectrpc/connect";
+import type { ProjectService } from "@vestibule/proto/identity/v1/project_service";
+import { ProjectConfigCache } from "@vestibule/shared/project-config";
+import { readPaymentsConfig, type PaymentsConfig } from "./payments-config.ts";
+
+/** Each project's payments config (identity's rendered config), cached and dropped by identity.project.* events. */
+export class PaymentsConfigCache extends ProjectConfigCache<PaymentsConfig> {
+  constructor(projects: Client<typeof ProjectService>, ttlMs?: number) {
+    super(projects, (p) => readPaymentsConfig(p.renderedConfigJson), { ttlMs });
+  }
+}

@@ -1,0 +1,77 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ListTransactionsRequest, ListTransactionsResponseSchema, TransactionSchema } from "@vestibule/proto/billing/v1/purchase_service";
+import type { Queryable } from "@vestibule/shared/db";
+import { itemStore } from "../items/item-store.ts";
+import { offerToWire } from "../offers/offer-rules.ts";
+import { purchaseStore } from "./purchase-store.ts";
+
+type TransactionInit = MessageInitShape<typeof TransactionSchema> & { cursorAt: string };
+
+function decodeCursor(cursor: string): { at: string; id: string } | undefined {
+  if (!cursor) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { at?: unknown; id?: unknown };
+    if (typeof v.at === "string" && typeof v.id === "string" && /^[0-9a-f-]{36}$/.test(v.id) && !Number.isNaN(Date.parse(v.at))) return { at: v.at, id: v.id };
+  } catch {
+    // an unreadable cursor starts from the newest
+  }
+  return undefined;
+}
+
+const encodeCursor = (t: { cursorAt: string; id?: string }) => Buffer.from(JSON.stringify({ at: t.cursorAt, id: t.id }), "utf8").toString("base64url");
+
+/**
+ * The project's purchases and manual quantity changes, newest first (seed-era admin transactions): both tables read
+ * up to `limit` rows before the cursor and merged; the cursor is the last row's (created_at, id).
+ */
+export async function listTransactions(db: Queryable, req: ListTransactionsRequest): Promise<MessageInitShape<typeof ListTransactionsResponseSchema>> {
+  const limit = Math.min(Math.max(req.limit > 0 ? req.limit : 50, 1), 200);
+  const before = decodeCursor(req.cursor);
+  const customerType = req.customerType || undefined;
+  const customerId = req.customerId || undefined;
+  const wantChanges = !req.type || req.type === "item_quantity_change";
+  const wantKind = req.type === "subscription" || req.type === "one_time" ? req.type : undefined;
+  const wantPurchases = !req.type || req.type === "purchase" || wantKind !== undefined;
+  const [changes, purchases] = await Promise.all([
+    wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
+    wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, customerId, kind: wantKind, limit: limit + 1 }) : [],
+  ]);
+  const all: TransactionInit[] = [
+    ...changes.map((c) => ({
+      id: c.id,
+      type: "item_quantity_change",
+      createdAtMillis: BigInt(c.created_at.getTime()),
+      customerType: c.customer_type,
+      customerId: c.customer_id,
+      quantity: BigInt(c.delta),
+      testMode: false,
+      itemId: c.item_id,
+      description: c.description ?? "",
+      expiresAtMillis: c.expires_at ? BigInt(c.expires_at.getTime()) : undefined,
+      cursorAt: c.cursor_at,
+    })),
+    ...purchases.map((p) => {
+      const price = p.offer.prices.find((x) => x.id === p.price_id);
+      return {
+        id: p.id,
+        type: p.kind,
+        createdAtMillis: BigInt(p.created_at.getTime()),
+        customerType: p.customer_type,
+        customerId: p.customer_id,
+        quantity: BigInt(p.quantity),
+        testMode: p.test_mode,
+        offerId: p.offer_id ?? "",
+        offerDisplayName: p.offer.displayName,
+        priceJson: price ? JSON.stringify({ ...price.amounts, ...(price.interval ? { interval: price.interval } : {}) }) : "",
+        status: p.status,
+        offerJson: JSON.stringify(offerToWire(p.offer)),
+        priceId: p.price_id ?? "",
+        cursorAt: p.cursor_at,
+      };
+    }),
+  ];
+  all.sort((a, b) => (a.cursorAt === b.cursorAt ? (a.id! < b.id! ? 1 : -1) : a.cursorAt < b.cursorAt ? 1 : -1));
+  const page = all.slice(0, limit);
+  const next = all.length > limit ? encodeCursor(page[page.length - 1]!) : "";
+  return { transactions: page.map(({ cursorAt: _c, ...t }) => t), nextCursor: next };
+}

@@ -1,0 +1,27 @@
+import Stripe from "stripe";
+
+/** Stripe settings from the environment: the API (STRIPE_API_URL names a local Stripe-compatible server; unset = the real API), keys. */
+export interface StripeSettings {
+  readonly client: Stripe;
+  readonly webhookSecret: string;
+}
+
+/** The platform's Stripe client, or undefined when STRIPE_SECRET_KEY is unset (payments through Stripe then answer 503 text). */
+export function stripeFromEnv(env: Readonly<Record<string, string | undefined>>): StripeSettings | undefined {
+  const key = env.STRIPE_SECRET_KEY;
+  if (!key) return undefined;
+  const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
+  const client = new Stripe(key, {
+    maxNetworkRetries: 2,
+    ...(api
+      ? { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol === "https:" ? "https" : "http" }
+      : {}),
+  });
+  return { client, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? "" };
+}
+
+/** An amount in a currency's minor units ("9.99" USD → 999; "500" JPY → 500). */
+export function minorUnits(amount: string, decimals: number): number {
+  const [whole, fraction = ""] = amount.split(".");
+  return Number(whole) * 10 ** decimals + Number((fraction + "0".repeat(decimals)).slice(0, decimals) || "0");
+}

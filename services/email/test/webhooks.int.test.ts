@@ -1,0 +1,80 @@
+/**
+ * The webhook capability in process (identity + e-mail services, real PostgreSQL and bus; a stand-in producer
+ * publishes teams events the way teams-permissions does): a redelivered event queues nothing new; an endpoint failing
+ * longer than the disable window is disabled with a reason and its pending messages wait; enabling it again delivers
+ * them with the same webhook-id.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebhookService } from "@vestibule/proto/email/v1/webhook_service";
+import { TeamCreatedSchema } from "@vestibule/proto/teams_permissions/v1/events";
+import { withTransaction } from "@vestibule/shared/db";
+import { defineEvent } from "@vestibule/shared/events";
+import { createServiceClient } from "@vestibule/shared/rpc";
+import { newId } from "@vestibule/shared/ids";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmailStack, waitFor, type EmailStack } from "./support.ts";
+
+const teamCreated = defineEvent("teams_permissions.team.created.v1", TeamCreatedSchema);
+let stack: EmailStack;
+let status = 500;
+const got: { id: string; body: string }[] = [];
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    got.push({ id: String(req.headers["webhook-id"]), body: Buffer.concat(chunks).toString() });
+    res.writeHead(status).end();
+  });
+});
+
+beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  stack = await startEmailStack({}, { VESTIBULE_WEBHOOK_DISABLE_AFTER_MS: "300", VESTIBULE_WEBHOOK_RETRY_SCHEDULE_MS: "150,150,150,150,150,150", VESTIBULE_WEBHOOK_POLL_MS: "50" });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise<void>((r) => receiver.close(() => r()));
+});
+
+describe("webhooks in the e-mail service", () => {
+  it("queues once per event (redeliveries change nothing), disables a failing endpoint, delivers after it is enabled again", async () => {
+    const hooks = createServiceClient(WebhookService, { baseUrl: stack.env.VESTIBULE_EMAIL_URL!, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
+    const projectId = await stack.newProject();
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const { endpoint } = await hooks.createWebhookEndpoint({ projectId, url, description: "", eventTypes: ["team.created"] });
+    const p = stack.producers.teams_permissions;
+    const teamId = newId();
+    const eventId = await withTransaction(p.ctx.pool, (tx) =>
+      p.ctx.outbox.enqueue(tx, teamCreated, { team: { id: teamId, projectId, displayName: "T", createdAtMillis: 1n, clientMetadataJson: "", clientReadOnlyMetadataJson: "", serverMetadataJson: "" } }, { projectId }),
+    );
+    await p.relay.flush();
+    await stack.republish(eventId, newId(), "teams_permissions"); // the same event under another transport id
+
+    const disabled = await waitFor(async () => {
+      const e = (await hooks.getWebhookEndpoint({ projectId, endpointId: endpoint!.id })).endpoint!;
+      return e.enabled ? undefined : e;
+    }, 20_000);
+    expect(disabled.disabledReason).toMatch(/^Disabled automatically: every delivery failed since /);
+    const { messages } = await hooks.listWebhookMessages({ projectId, endpointId: endpoint!.id, limit: 10 });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.status).toBe("pending");
+    const payload = JSON.parse(messages[0]!.payloadJson);
+    expect(payload).toEqual({ type: "team.created", data: { id: teamId, display_name: "T", profile_image_url: null, created_at_millis: 1, client_metadata: null, client_read_only_metadata: null, server_metadata: null } });
+    const attemptsWhileDisabled = got.length;
+    expect(attemptsWhileDisabled).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(got.length).toBe(attemptsWhileDisabled); // nothing goes to a disabled endpoint
+
+    status = 200;
+    await hooks.updateWebhookEndpoint({ projectId, endpointId: endpoint!.id, enabled: true });
+    await waitFor(async () => (await hooks.listWebhookMessages({ projectId, endpointId: endpoint!.id, limit: 10 })).messages[0]?.status === "delivered", 20_000);
+    expect(new Set(got.map((g) => g.id))).toEqual(new Set([messages[0]!.id]));
+    const e = (await hooks.getWebhookEndpoint({ projectId, endpointId: endpoint!.id })).endpoint!;
+    expect(e.failingSinceMillis).toBe(0n);
+    // bad input: clear errors
+    await expect(hooks.createWebhookEndpoint({ projectId, url: "javascript:alert(1)", description: "", eventTypes: [] })).rejects.toThrow(/url must be an absolute http or https URL/);
+    await expect(hooks.getWebhookEndpoint({ projectId, endpointId: "nope" })).rejects.toThrow(/Webhook endpoint not found/);
+    await expect(hooks.verifyWebhookPortalToken({ token: "whpt_x" })).rejects.toThrow(/invalid or expired/);
+  }, 60_000);
+});
