@@ -232,7 +232,7 @@ async function main(): Promise<void> {
       body: JSON.stringify({ config_override_string: JSON.stringify({ "payments.items.bench-credits": { displayName: "Bench credits", customerType: "custom" } }) }),
     });
     const customer = `bench-${randomBytes(4).toString("hex")}`;
-    const change = `${base}/api/v1/payments/items/custom/${customer}/bench-credits/update-quantity?allow_negative=false`;
+    const change = `${base}/api/v1/payments/items/custom/${customer}/bench-credits/update-quantity?allow_negative=true`;
     for (let i = 0; i < 1000; i += 20) {
       await Promise.all(
         Array.from({ length: 20 }, (_, j) =>

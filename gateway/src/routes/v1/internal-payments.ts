@@ -113,4 +113,26 @@ export const stripeWidgetsSessionRoute = defineRoute({
   },
 });
 
-export const internalPaymentsRoutes = [testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute, paymentsSetupRoute, stripeWidgetsSessionRoute];
+export const refundTransactionRoute = defineRoute({
+  method: "POST",
+  path: "/internal/payments/transactions/refund",
+  summary: "Refund a purchase (through Stripe when it was paid there)",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: {
+    body: Obj({
+      type: OneOf(["one-time-purchase", "subscription"] as const),
+      id: Type.String(),
+      invoice_id: Optional(Type.String()),
+      amount_usd: Optional(Type.Union([Type.String(), Type.Number()])),
+      end_action: Optional(Type.String()),
+    }),
+  },
+  async handler({ auth, body, clients }) {
+    const r = await clients.purchases.refundPurchase({ projectId: auth.projectId, type: body.type, purchaseId: body.id });
+    return { json: { success: true, refund_transaction_id: r.refundTransactionId } };
+  },
+});
+
+export const internalPaymentsRoutes = [
+  refundTransactionRoute,testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute, paymentsSetupRoute, stripeWidgetsSessionRoute];

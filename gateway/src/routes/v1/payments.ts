@@ -207,7 +207,30 @@ export const customerBillingRoute = defineRoute({
   },
 });
 
+export const cancelSubscriptionRoute = defineRoute({
+  method: "DELETE",
+  path: "/payments/products/:customer_type/:customer_id/:product_id",
+  summary: "Cancel the customer's subscription to a product at the end of its period",
+  tags: ["Payments"],
+  access: ANY,
+  schemas: {
+    params: Obj({ customer_type: CustomerType, customer_id: Type.String(), product_id: Type.String() }),
+    query: Obj({ subscription_id: Optional(Type.String()) }),
+  },
+  async handler({ auth, params, query, clients }) {
+    await clients.purchases.cancelSubscription({
+      projectId: auth.projectId,
+      customerType: params.customer_type,
+      customerId: params.customer_id,
+      productId: params.product_id,
+      subscriptionId: query.subscription_id ?? "",
+    });
+    return { json: { success: true } };
+  },
+});
+
 export const paymentsRoutes = [
+  cancelSubscriptionRoute,
   customerBillingRoute,
   getItemRoute,
   updateItemQuantityRoute,

@@ -36,25 +36,30 @@ export const itemStore = {
 
   /**
    * Locks the customer item's balance row (created when missing) until the transaction ends and answers the ledger
-   * quantity: concurrent changes of one customer item run one after the other.
+   * quantity, in one statement: concurrent changes of one customer item run one after the other.
    */
   async lockLedgerQuantity(db: Queryable, k: CustomerItemKey): Promise<number> {
-    await db.query(
-      `INSERT INTO item_balances (project_id, customer_type, customer_id, item_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+    const { rows } = await db.query<{ q: string }>(
+      `WITH b AS (
+         INSERT INTO item_balances (project_id, customer_type, customer_id, item_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (project_id, customer_type, customer_id, item_id) DO UPDATE SET quantity = item_balances.quantity
+         RETURNING quantity)
+       SELECT (SELECT quantity FROM b)
+            + COALESCE((SELECT sum(delta) FROM item_quantity_changes WHERE ${KEY} AND expires_at IS NOT NULL AND expires_at > now()), 0) AS q`,
       args(k),
     );
-    await db.query(`SELECT 1 FROM item_balances WHERE ${KEY} FOR UPDATE`, args(k));
-    return itemStore.ledgerQuantity(db, k);
+    return Number(rows[0]!.q);
   },
 
-  /** Records a change; a non-expiring one also moves the running total (the row is locked by the caller). */
+  /** Records a change; a non-expiring one also moves the running total (the row is locked by the caller). One statement. */
   async insertChange(db: Queryable, id: string, k: CustomerItemKey, c: { delta: number; expiresAt: Date | null; description: string | null }): Promise<void> {
     await db.query(
-      `INSERT INTO item_quantity_changes (id, project_id, customer_type, customer_id, item_id, delta, expires_at, description)
-       VALUES ($5, $1, $2, $3, $4, $6, $7, $8)`,
+      `WITH c AS (
+         INSERT INTO item_quantity_changes (id, project_id, customer_type, customer_id, item_id, delta, expires_at, description)
+         VALUES ($5, $1, $2, $3, $4, $6, $7, $8))
+       UPDATE item_balances SET quantity = quantity + $6 WHERE ${KEY} AND $7::timestamptz IS NULL`,
       [...args(k), id, c.delta, c.expiresAt, c.description],
     );
-    if (c.expiresAt === null) await db.query(`UPDATE item_balances SET quantity = quantity + $5 WHERE ${KEY}`, [...args(k), c.delta]);
   },
 
   /** Newest first, before the (created_at, id) cursor. */

@@ -10,6 +10,7 @@ import { resolveOffer } from "./offer-resolution.ts";
 import { toPurchaseFacts } from "./purchase-facts.ts";
 import { alreadyOwnsNonStackable, choosePrice, conflictingGroupOffers, firstPeriodEnd } from "./purchase-rules.ts";
 import { recordPurchase } from "./record-purchase.ts";
+import { cancelSubscription, refundPurchase } from "./purchase-changes.ts";
 import { createPurchaseSession } from "../stripe/purchase-session.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type NewPurchase, type PurchaseCodeRow } from "./purchase-store.ts";
@@ -167,6 +168,15 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
     async listTransactions(req) {
       return listTransactions(ctx.pool, req);
+    },
+
+    async cancelSubscription(req) {
+      await cancelSubscription(rt, req);
+      return {};
+    },
+
+    async refundPurchase(req) {
+      return { refundTransactionId: await refundPurchase(rt, req) };
     },
 
     async getCustomerBilling(req) {

@@ -100,6 +100,12 @@ export const purchaseStore = {
     return rows[0];
   },
 
+  async purchaseById(db: Queryable, projectId: string, id: string): Promise<(PurchaseRow & { stripe_payment_intent_id: string | null }) | undefined> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+    const { rows } = await db.query<PurchaseRow & { stripe_payment_intent_id: string | null }>(`SELECT * FROM purchases WHERE id = $1 AND project_id = $2`, [id, projectId]);
+    return rows[0];
+  },
+
   async codeById(db: Queryable, id: string): Promise<PurchaseCodeRow | undefined> {
     const { rows } = await db.query<PurchaseCodeRow>(`SELECT * FROM purchase_codes WHERE id = $1`, [id]);
     return rows[0];

@@ -78,18 +78,21 @@ describe("POST /payments/items/.../update-quantity", () => {
     expectKnownError(await change("custom", "c-neg", "nope", { delta: 1 }), 404, "ITEM_NOT_FOUND");
   });
 
-  it("expired changes stop counting; future expiries count until then", async () => {
+  it("expired changes stop counting; changes expiring later count", async () => {
     expect((await change("custom", "c-exp", "tokens", { delta: 7, expires_at: new Date(Date.now() - 1000).toISOString() })).status).toBe(200);
-    expect((await change("custom", "c-exp", "tokens", { delta: 2, expires_at: new Date(Date.now() + 1500).toISOString() })).status).toBe(200);
+    expect((await change("custom", "c-exp", "tokens", { delta: 2, expires_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(200);
     expect((await change("custom", "c-exp", "tokens", { delta: 1 })).status).toBe(200);
     expect((await item("custom", "c-exp", "tokens")).json.quantity).toBe(3);
-    await new Promise((r) => setTimeout(r, 1700));
-    expect((await item("custom", "c-exp", "tokens")).json.quantity).toBe(1);
+    // an expired change does not count towards what may be taken either
+    expectKnownError(await change("custom", "c-exp", "tokens", { delta: -4 }), 400, "ITEM_QUANTITY_INSUFFICIENT_AMOUNT");
+    expect((await change("custom", "c-exp", "tokens", { delta: -3 })).status).toBe(200);
+    expect((await item("custom", "c-exp", "tokens")).json.quantity).toBe(0);
   });
 
   it("50 parallel decrements of a quantity of 10: exactly 10 succeed, 40 are refused, 0 left (never -1)", async () => {
     expect((await change("custom", "c-race", "tokens", { delta: 10 })).status).toBe(200);
     const results = await Promise.all(Array.from({ length: 50 }, () => change("custom", "c-race", "tokens", { delta: -1 })));
+    expect(results.filter((r) => r.status !== 200 && r.status !== 400).map((r) => `${r.status} ${r.text.slice(0, 200)}`)).toEqual([]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     const refused = results.filter((r) => r.status !== 200);
     expect(refused).toHaveLength(40);
@@ -213,5 +216,44 @@ describe("purchase codes and test-mode purchases", () => {
     expect(second.json.transactions[0]).toMatchObject({ customer_id: "c-tx", quantity: 1 });
     expectKnownError(await call(stack, "GET", "/api/v1/internal/payments/transactions", { headers: server }), 401, "INSUFFICIENT_ACCESS_TYPE");
     expectKnownError(await call(stack, "GET", "/api/v1/internal/payments/stripe/account-info", { headers: admin }), 404, "STRIPE_ACCOUNT_INFO_NOT_FOUND");
+  });
+});
+
+describe("subscriptions, refunds and the current transactions shape", () => {
+  it("cancels a subscription at period end; unknown ones are a 404", async () => {
+    const cancel = (productId: string) => call(stack, "DELETE", `/api/v1/payments/products/team/${teamId}/${productId}`, { headers: server });
+    expect((await cancel("nope")).status).toBe(404);
+    const res = await cancel("team-plan");
+    expect(res.status).toBe(200);
+    const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client });
+    expect(list.json.items[0].subscription).toMatchObject({ cancel_at_period_end: true });
+    // still active until the period ends
+    expect((await item("team", teamId, "seats")).json.quantity).toBe(10);
+  });
+
+  it("refunds with their errors: test mode not refundable, unknown, refunded twice", async () => {
+    const admin2 = headersFor(stack.demo, "admin", "x-hexclave-");
+    const refund = (body: Record<string, unknown>) => call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: admin2, body });
+    const subs = await call(stack, "GET", "/api/v1/internal/payments/transactions?type=subscription", { headers: admin });
+    const testMode = subs.json.transactions.find((t: { test_mode: boolean }) => t.test_mode);
+    expectKnownError(await refund({ type: "subscription", id: testMode.id, amount_usd: "10" }), 400, "TEST_MODE_PURCHASE_NON_REFUNDABLE");
+    expectKnownError(await refund({ type: "one-time-purchase", id: "6f1d4c1e-1111-4111-8111-111111111111", amount_usd: "1" }), 404, "ONE_TIME_PURCHASE_NOT_FOUND");
+    const oneTime = (await call(stack, "GET", "/api/v1/internal/payments/transactions?type=one_time", { headers: admin })).json.transactions[0];
+    const ok = await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0" });
+    expect(ok.json).toEqual({ success: true, refund_transaction_id: oneTime.id });
+    expectKnownError(await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0" }), 400, "ONE_TIME_PURCHASE_ALREADY_REFUNDED");
+  });
+
+  it("current-SDK callers get entry-based transactions from the same path", async () => {
+    const current = headersFor(stack.demo, "admin", "x-hexclave-");
+    const res = await call(stack, "GET", `/api/v1/internal/payments/transactions?type=purchase&customer_id=${userId}`, { headers: current });
+    expect(res.status).toBe(200);
+    expect(res.json.transactions.length).toBeGreaterThan(0);
+    for (const t of res.json.transactions) {
+      expect(t).toMatchObject({ type: "purchase", customer_type: "user", customer_id: userId, entries: expect.any(Array), adjusted_by: expect.any(Array) });
+      expect(t.entries[0]).toMatchObject({ type: "product_grant", customer_id: userId });
+    }
+    const changes = await call(stack, "GET", "/api/v1/internal/payments/transactions?type=manual-item-quantity-change&customer_id=c-tx", { headers: current });
+    expect(changes.json.transactions[0]).toMatchObject({ type: "manual-item-quantity-change", entries: [{ type: "item_quantity_change", item_id: "tokens", customer_id: "c-tx", quantity: 3 }] });
   });
 });

@@ -10,7 +10,105 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/purchase_service.proto.
  */
 export const file_vestibule_billing_v1_purchase_service: GenFile = /*@__PURE__*/
-  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSJbChlHZXRDdXN0b21lckJpbGxpbmdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSKXAQoaR2V0Q3VzdG9tZXJCaWxsaW5nUmVzcG9uc2USFAoMaGFzX2N1c3RvbWVyGAEgASgIEkgKFmRlZmF1bHRfcGF5bWVudF9tZXRob2QYAiABKAsyIy52ZXN0aWJ1bGUuYmlsbGluZy52MS5QYXltZW50TWV0aG9kSACIAQFCGQoXX2RlZmF1bHRfcGF5bWVudF9tZXRob2QiXgoNUGF5bWVudE1ldGhvZBIKCgJpZBgBIAEoCRINCgVicmFuZBgCIAEoCRINCgVsYXN0NBgDIAEoCRIRCglleHBfbW9udGgYBCABKAUSEAoIZXhwX3llYXIYBSABKAUi4AEKGENyZWF0ZVB1cmNoYXNlVXJsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSGQoRaW5saW5lX29mZmVyX2pzb24YBSABKAkSLgoHZGlhbGVjdBgGIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QSEwoLYWNjZXNzX3R5cGUYByABKAkSEgoKcmV0dXJuX3VybBgIIAEoCSI7ChlDcmVhdGVQdXJjaGFzZVVybFJlc3BvbnNlEgsKA3VybBgBIAEoCRIRCglmdWxsX2NvZGUYAiABKAkiMAobVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXF1ZXN0EhEKCWZ1bGxfY29kZRgBIAEoCSL3AQocVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXNwb25zZRISCgpvZmZlcl9qc29uGAEgASgJEhAKCG9mZmVyX2lkGAIgASgJEhkKEXN0cmlwZV9hY2NvdW50X2lkGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSJAocYWxyZWFkeV9ib3VnaHRfbm9uX3N0YWNrYWJsZRgFIAEoCBJIChhjb25mbGljdGluZ19ncm91cF9vZmZlcnMYBiADKAsyJi52ZXN0aWJ1bGUuYmlsbGluZy52MS5Db25mbGljdGluZ09mZmVyEhIKCnJldHVybl91cmwYByABKAkiOgoQQ29uZmxpY3RpbmdPZmZlchIQCghvZmZlcl9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkiVQocQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVxdWVzdBIRCglmdWxsX2NvZGUYASABKAkSEAoIcHJpY2VfaWQYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUiNgodQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCSJsCh9Db21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJZnVsbF9jb2RlGAIgASgJEhAKCHByaWNlX2lkGAMgASgJEhAKCHF1YW50aXR5GAQgASgFIjcKIENvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEhMKC3B1cmNoYXNlX2lkGAEgASgJIsgBChNHcmFudFByb2R1Y3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRISCgpwcm9kdWN0X2lkGAQgASgJEhsKE2lubGluZV9wcm9kdWN0X2pzb24YBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSLgoHZGlhbGVjdBgHIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QiRAoUR3JhbnRQcm9kdWN0UmVzcG9uc2USEwoLcHVyY2hhc2VfaWQYASABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAIgASgJInQKE0xpc3RQcm9kdWN0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEg4KBmN1cnNvchgEIAEoCRINCgVsaW1pdBgFIAEoBSJhChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnZlc3RpYnVsZS5iaWxsaW5nLnYxLk93bmVkUHJvZHVjdBITCgtuZXh0X2N1cnNvchgCIAEoCSLqAQoMT3duZWRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEAoIcXVhbnRpdHkYAiABKAUSFAoMcHJvZHVjdF9qc29uGAMgASgJEgwKBHR5cGUYBCABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAUgASgJEiYKGWN1cnJlbnRfcGVyaW9kX2VuZF9taWxsaXMYBiABKANIAIgBARIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgHIAEoCBITCgtwdXJjaGFzZV9pZBgIIAEoCUIcChpfY3VycmVudF9wZXJpb2RfZW5kX21pbGxpcyKGAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIOCgZjdXJzb3IYAiABKAkSDQoFbGltaXQYAyABKAUSDAoEdHlwZRgEIAEoCRIVCg1jdXN0b21lcl90eXBlGAUgASgJEhMKC2N1c3RvbWVyX2lkGAYgASgJImgKGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRI3Cgx0cmFuc2FjdGlvbnMYASADKAsyIS52ZXN0aWJ1bGUuYmlsbGluZy52MS5UcmFuc2FjdGlvbhITCgtuZXh0X2N1cnNvchgCIAEoCSLnAgoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIZChFjcmVhdGVkX2F0X21pbGxpcxgDIAEoAxIVCg1jdXN0b21lcl90eXBlGAQgASgJEhMKC2N1c3RvbWVyX2lkGAUgASgJEhAKCHF1YW50aXR5GAYgASgDEhEKCXRlc3RfbW9kZRgHIAEoCBIQCghvZmZlcl9pZBgIIAEoCRIaChJvZmZlcl9kaXNwbGF5X25hbWUYCSABKAkSEgoKcHJpY2VfanNvbhgKIAEoCRIOCgZzdGF0dXMYCyABKAkSDwoHaXRlbV9pZBgMIAEoCRITCgtkZXNjcmlwdGlvbhgNIAEoCRIeChFleHBpcmVzX2F0X21pbGxpcxgOIAEoA0gAiAEBEhIKCm9mZmVyX2pzb24YDyABKAkSEAoIcHJpY2VfaWQYECABKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzKkoKB0RpYWxlY3QSFwoTRElBTEVDVF9VTlNQRUNJRklFRBAAEhEKDURJQUxFQ1RfT0ZGRVIQARITCg9ESUFMRUNUX1BST0RVQ1QQAjLPBwoPUHVyY2hhc2VTZXJ2aWNlEnQKEUNyZWF0ZVB1cmNoYXNlVXJsEi4udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0Gi8udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRJ9ChRWYWxpZGF0ZVB1cmNoYXNlQ29kZRIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USgAEKFUNyZWF0ZVB1cmNoYXNlU2Vzc2lvbhIyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QaMy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRKJAQoYQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlEjUudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBo2LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEmUKDEdyYW50UHJvZHVjdBIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5HcmFudFByb2R1Y3RSZXNwb25zZRJlCgxMaXN0UHJvZHVjdHMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEncKEkdldEN1c3RvbWVyQmlsbGluZxIvLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEN1c3RvbWVyQmlsbGluZ1JlcXVlc3QaMC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRDdXN0b21lckJpbGxpbmdSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSKIAQoZQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEgoKcHJvZHVjdF9pZBgEIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYBSABKAkiHAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiTgoVUmVmdW5kUHVyY2hhc2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDAoEdHlwZRgCIAEoCRITCgtwdXJjaGFzZV9pZBgDIAEoCSI3ChZSZWZ1bmRQdXJjaGFzZVJlc3BvbnNlEh0KFXJlZnVuZF90cmFuc2FjdGlvbl9pZBgBIAEoCSJbChlHZXRDdXN0b21lckJpbGxpbmdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSKXAQoaR2V0Q3VzdG9tZXJCaWxsaW5nUmVzcG9uc2USFAoMaGFzX2N1c3RvbWVyGAEgASgIEkgKFmRlZmF1bHRfcGF5bWVudF9tZXRob2QYAiABKAsyIy52ZXN0aWJ1bGUuYmlsbGluZy52MS5QYXltZW50TWV0aG9kSACIAQFCGQoXX2RlZmF1bHRfcGF5bWVudF9tZXRob2QiXgoNUGF5bWVudE1ldGhvZBIKCgJpZBgBIAEoCRINCgVicmFuZBgCIAEoCRINCgVsYXN0NBgDIAEoCRIRCglleHBfbW9udGgYBCABKAUSEAoIZXhwX3llYXIYBSABKAUi4AEKGENyZWF0ZVB1cmNoYXNlVXJsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSGQoRaW5saW5lX29mZmVyX2pzb24YBSABKAkSLgoHZGlhbGVjdBgGIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QSEwoLYWNjZXNzX3R5cGUYByABKAkSEgoKcmV0dXJuX3VybBgIIAEoCSI7ChlDcmVhdGVQdXJjaGFzZVVybFJlc3BvbnNlEgsKA3VybBgBIAEoCRIRCglmdWxsX2NvZGUYAiABKAkiMAobVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXF1ZXN0EhEKCWZ1bGxfY29kZRgBIAEoCSL3AQocVmFsaWRhdGVQdXJjaGFzZUNvZGVSZXNwb25zZRISCgpvZmZlcl9qc29uGAEgASgJEhAKCG9mZmVyX2lkGAIgASgJEhkKEXN0cmlwZV9hY2NvdW50X2lkGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSJAocYWxyZWFkeV9ib3VnaHRfbm9uX3N0YWNrYWJsZRgFIAEoCBJIChhjb25mbGljdGluZ19ncm91cF9vZmZlcnMYBiADKAsyJi52ZXN0aWJ1bGUuYmlsbGluZy52MS5Db25mbGljdGluZ09mZmVyEhIKCnJldHVybl91cmwYByABKAkiOgoQQ29uZmxpY3RpbmdPZmZlchIQCghvZmZlcl9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkiVQocQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVxdWVzdBIRCglmdWxsX2NvZGUYASABKAkSEAoIcHJpY2VfaWQYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUiNgodQ3JlYXRlUHVyY2hhc2VTZXNzaW9uUmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCSJsCh9Db21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJZnVsbF9jb2RlGAIgASgJEhAKCHByaWNlX2lkGAMgASgJEhAKCHF1YW50aXR5GAQgASgFIjcKIENvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEhMKC3B1cmNoYXNlX2lkGAEgASgJIsgBChNHcmFudFByb2R1Y3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRISCgpwcm9kdWN0X2lkGAQgASgJEhsKE2lubGluZV9wcm9kdWN0X2pzb24YBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSLgoHZGlhbGVjdBgHIAEoDjIdLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkRpYWxlY3QiRAoUR3JhbnRQcm9kdWN0UmVzcG9uc2USEwoLcHVyY2hhc2VfaWQYASABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAIgASgJInQKE0xpc3RQcm9kdWN0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEg4KBmN1cnNvchgEIAEoCRINCgVsaW1pdBgFIAEoBSJhChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnZlc3RpYnVsZS5iaWxsaW5nLnYxLk93bmVkUHJvZHVjdBITCgtuZXh0X2N1cnNvchgCIAEoCSLqAQoMT3duZWRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEAoIcXVhbnRpdHkYAiABKAUSFAoMcHJvZHVjdF9qc29uGAMgASgJEgwKBHR5cGUYBCABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAUgASgJEiYKGWN1cnJlbnRfcGVyaW9kX2VuZF9taWxsaXMYBiABKANIAIgBARIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgHIAEoCBITCgtwdXJjaGFzZV9pZBgIIAEoCUIcChpfY3VycmVudF9wZXJpb2RfZW5kX21pbGxpcyKGAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIOCgZjdXJzb3IYAiABKAkSDQoFbGltaXQYAyABKAUSDAoEdHlwZRgEIAEoCRIVCg1jdXN0b21lcl90eXBlGAUgASgJEhMKC2N1c3RvbWVyX2lkGAYgASgJImgKGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRI3Cgx0cmFuc2FjdGlvbnMYASADKAsyIS52ZXN0aWJ1bGUuYmlsbGluZy52MS5UcmFuc2FjdGlvbhITCgtuZXh0X2N1cnNvchgCIAEoCSLnAgoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIZChFjcmVhdGVkX2F0X21pbGxpcxgDIAEoAxIVCg1jdXN0b21lcl90eXBlGAQgASgJEhMKC2N1c3RvbWVyX2lkGAUgASgJEhAKCHF1YW50aXR5GAYgASgDEhEKCXRlc3RfbW9kZRgHIAEoCBIQCghvZmZlcl9pZBgIIAEoCRIaChJvZmZlcl9kaXNwbGF5X25hbWUYCSABKAkSEgoKcHJpY2VfanNvbhgKIAEoCRIOCgZzdGF0dXMYCyABKAkSDwoHaXRlbV9pZBgMIAEoCRITCgtkZXNjcmlwdGlvbhgNIAEoCRIeChFleHBpcmVzX2F0X21pbGxpcxgOIAEoA0gAiAEBEhIKCm9mZmVyX2pzb24YDyABKAkSEAoIcHJpY2VfaWQYECABKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzKkoKB0RpYWxlY3QSFwoTRElBTEVDVF9VTlNQRUNJRklFRBAAEhEKDURJQUxFQ1RfT0ZGRVIQARITCg9ESUFMRUNUX1BST0RVQ1QQAjK1CQoPUHVyY2hhc2VTZXJ2aWNlEnQKEUNyZWF0ZVB1cmNoYXNlVXJsEi4udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0Gi8udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRJ9ChRWYWxpZGF0ZVB1cmNoYXNlQ29kZRIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USgAEKFUNyZWF0ZVB1cmNoYXNlU2Vzc2lvbhIyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QaMy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRKJAQoYQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlEjUudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBo2LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEmUKDEdyYW50UHJvZHVjdBIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5HcmFudFByb2R1Y3RSZXNwb25zZRJlCgxMaXN0UHJvZHVjdHMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEncKEkdldEN1c3RvbWVyQmlsbGluZxIvLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEN1c3RvbWVyQmlsbGluZ1JlcXVlc3QaMC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRDdXN0b21lckJpbGxpbmdSZXNwb25zZRJ3ChJDYW5jZWxTdWJzY3JpcHRpb24SLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0GjAudmVzdGlidWxlLmJpbGxpbmcudjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USawoOUmVmdW5kUHVyY2hhc2USKy52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlcXVlc3QaLC52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * @generated from message vestibule.billing.v1.CancelSubscriptionRequest
+ */
+export type CancelSubscriptionRequest = Message<"vestibule.billing.v1.CancelSubscriptionRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+
+  /**
+   * @generated from field: string product_id = 4;
+   */
+  productId: string;
+
+  /**
+   * Optional: which subscription, when the customer has several of the product.
+   *
+   * @generated from field: string subscription_id = 5;
+   */
+  subscriptionId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.CancelSubscriptionRequest.
+ * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
+ */
+export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+
+/**
+ * @generated from message vestibule.billing.v1.CancelSubscriptionResponse
+ */
+export type CancelSubscriptionResponse = Message<"vestibule.billing.v1.CancelSubscriptionResponse"> & {
+};
+
+/**
+ * Describes the message vestibule.billing.v1.CancelSubscriptionResponse.
+ * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
+ */
+export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+
+/**
+ * @generated from message vestibule.billing.v1.RefundPurchaseRequest
+ */
+export type RefundPurchaseRequest = Message<"vestibule.billing.v1.RefundPurchaseRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * "one-time-purchase" or "subscription".
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string purchase_id = 3;
+   */
+  purchaseId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.RefundPurchaseRequest.
+ * Use `create(RefundPurchaseRequestSchema)` to create a new message.
+ */
+export const RefundPurchaseRequestSchema: GenMessage<RefundPurchaseRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
+
+/**
+ * @generated from message vestibule.billing.v1.RefundPurchaseResponse
+ */
+export type RefundPurchaseResponse = Message<"vestibule.billing.v1.RefundPurchaseResponse"> & {
+  /**
+   * @generated from field: string refund_transaction_id = 1;
+   */
+  refundTransactionId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.RefundPurchaseResponse.
+ * Use `create(RefundPurchaseResponseSchema)` to create a new message.
+ */
+export const RefundPurchaseResponseSchema: GenMessage<RefundPurchaseResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
 
 /**
  * @generated from message vestibule.billing.v1.GetCustomerBillingRequest
@@ -37,7 +135,7 @@ export type GetCustomerBillingRequest = Message<"vestibule.billing.v1.GetCustome
  * Use `create(GetCustomerBillingRequestSchema)` to create a new message.
  */
 export const GetCustomerBillingRequestSchema: GenMessage<GetCustomerBillingRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
 
 /**
  * @generated from message vestibule.billing.v1.GetCustomerBillingResponse
@@ -61,7 +159,7 @@ export type GetCustomerBillingResponse = Message<"vestibule.billing.v1.GetCustom
  * Use `create(GetCustomerBillingResponseSchema)` to create a new message.
  */
 export const GetCustomerBillingResponseSchema: GenMessage<GetCustomerBillingResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
 
 /**
  * @generated from message vestibule.billing.v1.PaymentMethod
@@ -98,7 +196,7 @@ export type PaymentMethod = Message<"vestibule.billing.v1.PaymentMethod"> & {
  * Use `create(PaymentMethodSchema)` to create a new message.
  */
 export const PaymentMethodSchema: GenMessage<PaymentMethod> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlRequest
@@ -156,7 +254,7 @@ export type CreatePurchaseUrlRequest = Message<"vestibule.billing.v1.CreatePurch
  * Use `create(CreatePurchaseUrlRequestSchema)` to create a new message.
  */
 export const CreatePurchaseUrlRequestSchema: GenMessage<CreatePurchaseUrlRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlResponse
@@ -178,7 +276,7 @@ export type CreatePurchaseUrlResponse = Message<"vestibule.billing.v1.CreatePurc
  * Use `create(CreatePurchaseUrlResponseSchema)` to create a new message.
  */
 export const CreatePurchaseUrlResponseSchema: GenMessage<CreatePurchaseUrlResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeRequest
@@ -195,7 +293,7 @@ export type ValidatePurchaseCodeRequest = Message<"vestibule.billing.v1.Validate
  * Use `create(ValidatePurchaseCodeRequestSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeRequestSchema: GenMessage<ValidatePurchaseCodeRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeResponse
@@ -244,7 +342,7 @@ export type ValidatePurchaseCodeResponse = Message<"vestibule.billing.v1.Validat
  * Use `create(ValidatePurchaseCodeResponseSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeResponseSchema: GenMessage<ValidatePurchaseCodeResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
 
 /**
  * @generated from message vestibule.billing.v1.ConflictingOffer
@@ -266,7 +364,7 @@ export type ConflictingOffer = Message<"vestibule.billing.v1.ConflictingOffer"> 
  * Use `create(ConflictingOfferSchema)` to create a new message.
  */
 export const ConflictingOfferSchema: GenMessage<ConflictingOffer> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionRequest
@@ -293,7 +391,7 @@ export type CreatePurchaseSessionRequest = Message<"vestibule.billing.v1.CreateP
  * Use `create(CreatePurchaseSessionRequestSchema)` to create a new message.
  */
 export const CreatePurchaseSessionRequestSchema: GenMessage<CreatePurchaseSessionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionResponse
@@ -310,7 +408,7 @@ export type CreatePurchaseSessionResponse = Message<"vestibule.billing.v1.Create
  * Use `create(CreatePurchaseSessionResponseSchema)` to create a new message.
  */
 export const CreatePurchaseSessionResponseSchema: GenMessage<CreatePurchaseSessionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseRequest
@@ -342,7 +440,7 @@ export type CompleteTestModePurchaseRequest = Message<"vestibule.billing.v1.Comp
  * Use `create(CompleteTestModePurchaseRequestSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseRequestSchema: GenMessage<CompleteTestModePurchaseRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseResponse
@@ -359,7 +457,7 @@ export type CompleteTestModePurchaseResponse = Message<"vestibule.billing.v1.Com
  * Use `create(CompleteTestModePurchaseResponseSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseResponseSchema: GenMessage<CompleteTestModePurchaseResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductRequest
@@ -406,7 +504,7 @@ export type GrantProductRequest = Message<"vestibule.billing.v1.GrantProductRequ
  * Use `create(GrantProductRequestSchema)` to create a new message.
  */
 export const GrantProductRequestSchema: GenMessage<GrantProductRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductResponse
@@ -430,7 +528,7 @@ export type GrantProductResponse = Message<"vestibule.billing.v1.GrantProductRes
  * Use `create(GrantProductResponseSchema)` to create a new message.
  */
 export const GrantProductResponseSchema: GenMessage<GrantProductResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 17);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsRequest
@@ -467,7 +565,7 @@ export type ListProductsRequest = Message<"vestibule.billing.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 18);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsResponse
@@ -489,7 +587,7 @@ export type ListProductsResponse = Message<"vestibule.billing.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 19);
 
 /**
  * @generated from message vestibule.billing.v1.OwnedProduct
@@ -547,7 +645,7 @@ export type OwnedProduct = Message<"vestibule.billing.v1.OwnedProduct"> & {
  * Use `create(OwnedProductSchema)` to create a new message.
  */
 export const OwnedProductSchema: GenMessage<OwnedProduct> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 20);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsRequest
@@ -591,7 +689,7 @@ export type ListTransactionsRequest = Message<"vestibule.billing.v1.ListTransact
  * Use `create(ListTransactionsRequestSchema)` to create a new message.
  */
 export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 17);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 21);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsResponse
@@ -613,7 +711,7 @@ export type ListTransactionsResponse = Message<"vestibule.billing.v1.ListTransac
  * Use `create(ListTransactionsResponseSchema)` to create a new message.
  */
 export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 18);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 22);
 
 /**
  * @generated from message vestibule.billing.v1.Transaction
@@ -711,7 +809,7 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
  * Use `create(TransactionSchema)` to create a new message.
  */
 export const TransactionSchema: GenMessage<Transaction> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 19);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 23);
 
 /**
  * @generated from enum vestibule.billing.v1.Dialect
@@ -830,6 +928,28 @@ export const PurchaseService: GenService<{
     methodKind: "unary";
     input: typeof GetCustomerBillingRequestSchema;
     output: typeof GetCustomerBillingResponseSchema;
+  },
+  /**
+   * Cancels the customer's subscription to a product at the end of its period (Stripe's too, when it has one).
+   * `DELETE /payments/products/{type}/{id}/{product_id}`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.CancelSubscription
+   */
+  cancelSubscription: {
+    methodKind: "unary";
+    input: typeof CancelSubscriptionRequestSchema;
+    output: typeof CancelSubscriptionResponseSchema;
+  },
+  /**
+   * Admin: refunds a purchase (through Stripe when it was paid there). Test-mode purchases are not refundable.
+   * `POST /internal/payments/transactions/refund`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.RefundPurchase
+   */
+  refundPurchase: {
+    methodKind: "unary";
+    input: typeof RefundPurchaseRequestSchema;
+    output: typeof RefundPurchaseResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_billing_v1_purchase_service, 0);
