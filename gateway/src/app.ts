@@ -1,37 +1,39 @@
 import { randomUUID } from "node:crypto";
-import { trustProxySetting } from "./http/trust-proxy.ts";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import swagger from "@fastify/swagger";
-import type { Logger } from "@vestibule/shared/log";
 import { runWithContext } from "@vestibule/shared/context";
+import { knownError } from "@vestibule/shared/errors";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
-import { decodeEnvelope } from "@vestibule/shared/events";
-import { compileRequestValidator } from "./validation/index.ts";
-import { authenticateRequest, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { isUuid } from "@vestibule/shared/ids";
+import type { Logger } from "@vestibule/shared/log";
+import { AuditTrail } from "./audit/audit-trail.ts";
+import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
-import { UserCache } from "./auth/user-cache.ts";
+import { OwnerTeamCache } from "./auth/project-ownership.ts";
+import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { authenticateRequest, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
+import { SignInBatcher } from "./auth/sign-in-batcher.ts";
+import type { TeamAccess } from "./auth/team-access.ts";
+import { TeamCache } from "./auth/team-cache.ts";
+import { teamsServiceAccess } from "./auth/teams-service-access.ts";
 import { JwksTokenVerifier } from "./auth/token-verifier.ts";
 import { UsageRecorder } from "./auth/usage.ts";
-import { RefreshBatcher } from "./auth/refresh-batcher.ts";
-import { TeamCache } from "./auth/team-cache.ts";
-import { OwnerTeamCache } from "./auth/project-ownership.ts";
-import { teamsServiceAccess } from "./auth/teams-service-access.ts";
-import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
-import type { TeamAccess } from "./auth/team-access.ts";
-import { SignInBatcher } from "./auth/sign-in-batcher.ts";
+import { UserCache } from "./auth/user-cache.ts";
+import { subscribeCacheInvalidation } from "./cache-invalidation.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
-import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
 import { registerBodyParsers } from "./http/body.ts";
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEADER_PREFIXES, header } from "./http/headers.ts";
 import { MAX_PATH_PARAM_LENGTH, answerClientError, answerFrameworkError } from "./http/framework-errors.ts";
-import { LazyChildLogger } from "./http/request-logger.ts";
 import { handleError, sendJson, sendText } from "./http/replies.ts";
+import { LazyChildLogger } from "./http/request-logger.ts";
+import { trustProxySetting } from "./http/trust-proxy.ts";
 import { checkAccess, checkParamAccess, type RouteResult, type RouteSpec } from "./routes/route.ts";
-import { isUuid } from "@vestibule/shared/ids";
 import { v1Routes } from "./routes/v1/index.ts";
 import { describeReadiness, type Readiness } from "./readiness.ts";
 import type { HttpMetrics } from "@vestibule/shared/metrics";
-import { AuditTrail } from "./audit/audit-trail.ts";
+import type { GatewayState } from "./state.ts";
+import { compileRequestValidator } from "./validation/index.ts";
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -50,16 +52,9 @@ export interface GatewayDeps {
   readonly httpMetrics?: HttpMetrics;
 }
 
-export interface Gateway {
+/** The built gateway: its fastify app (not listening) and its collaborators (GatewayState). */
+export interface Gateway extends GatewayState {
   readonly app: FastifyInstance;
-  readonly projects: ProjectCache;
-  readonly keys: KeyCache;
-  readonly users: UserCache;
-  readonly usage: UsageRecorder;
-  readonly refreshes: RefreshBatcher;
-  readonly teamCache: TeamCache;
-  readonly apiKeyChecks: ApiKeyCheckCache;
-  readonly signIns: SignInBatcher;
   close(): Promise<void>;
 }
 
@@ -93,6 +88,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
   const audit = new AuditTrail(clients);
+  const state: GatewayState = { config, clients, projects, keys, users, teamCache, refreshes, apiKeyChecks, teams, signIns, usage };
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({
@@ -161,7 +157,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const routePatterns: { method: string; pattern: RegExp }[] = [];
   for (const prefix of API_PREFIXES) {
     for (const route of v1Routes) {
-      registerRoute(app, prefix, route as RouteSpec, authDeps, deps, { projects, keys, users, usage, refreshes, signIns, apiKeyChecks, teams, teamCache, audit }, prefix === "/api/v1");
+      registerRoute(app, prefix, route as RouteSpec, authDeps, state, audit, prefix === "/api/v1");
       routePatterns.push({ method: route.method, pattern: pathPattern(prefix + route.path) });
     }
   }
@@ -180,77 +176,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     return sendText(reply, 404, `404 — this page does not exist in Vestibule's API.\n\nPlease see the API documentation at ${config.publicUrl}/api/v1/openapi.json.\n\nURL: ${req.url}`);
   });
 
-  const subscriptions: Subscription[] = [];
-  if (deps.bus) {
-    subscriptions.push(
-      await deps.bus.broadcast({
-        subject: "identity.project.>",
-        handler: (msg) => projects.invalidate(decodeEnvelope(msg.data).projectId),
-        onReset: () => projects.clear(),
-      }),
-      await deps.bus.broadcast({
-        subject: "identity.api_key_set.>",
-        handler: (msg) => keys.invalidateProject(decodeEnvelope(msg.data).projectId),
-        onReset: () => keys.clear(),
-      }),
-      await deps.bus.broadcast({
-        subject: "identity.user.>",
-        handler: (msg) => {
-          const env = decodeEnvelope(msg.data);
-          const payload = decodeUserEvent(env.type, env.payload);
-          if (payload) users.invalidate(env.projectId, payload);
-        },
-        onReset: () => users.clear(),
-      }),
-      await deps.bus.broadcast({
-        subject: "auth.api_key.>",
-        handler: (msg) => {
-          const id = decodeApiKeyEvent(decodeEnvelope(msg.data));
-          if (id) apiKeyChecks.invalidate(id);
-        },
-        onReset: () => apiKeyChecks.clear(),
-      }),
-      await deps.bus.broadcast({
-        subject: "auth.signing_key.>",
-        handler: (msg) => verifier.invalidate(decodeEnvelope(msg.data).projectId),
-        onReset: () => verifier.clear(),
-      }),
-      await deps.bus.broadcast({
-        subject: "teams_permissions.team.>",
-        handler: (msg) => {
-          const env = decodeEnvelope(msg.data);
-          const teamId = decodeTeamEvent(env.type, env.payload);
-          if (teamId) teamCache.invalidate(env.projectId, teamId);
-          if (env.projectId === "internal" && env.type === "teams_permissions.team.deleted.v1") ownerTeams.clear();
-        },
-        onReset: () => {
-          teamCache.clear();
-          ownerTeams.clear();
-        },
-      }),
-      await deps.bus.broadcast({
-        subject: "teams_permissions.membership.>",
-        handler: (msg) => {
-          const env = decodeEnvelope(msg.data);
-          if (env.projectId !== "internal") return;
-          const userId = decodeMembershipEvent(env.type, env.payload);
-          if (userId) ownerTeams.invalidateUser(userId);
-        },
-        onReset: () => ownerTeams.clear(),
-      }),
-    );
-  }
+  const subscriptions: Subscription[] = deps.bus
+    ? await subscribeCacheInvalidation(deps.bus, { projects, keys, users, apiKeyChecks, verifier, teamCache, ownerTeams })
+    : [];
 
   return {
+    ...state,
     app,
-    projects,
-    keys,
-    users,
-    usage,
-    refreshes,
-    teamCache,
-    apiKeyChecks,
-    signIns,
     async close() {
       await app.close();
       await usage.close();
@@ -269,19 +201,8 @@ function registerRoute(
   prefix: string,
   route: RouteSpec,
   authDeps: Parameters<typeof authenticateRequest>[1],
-  deps: GatewayDeps,
-  state: {
-    projects: ProjectCache;
-    keys: KeyCache;
-    users: UserCache;
-    usage: UsageRecorder;
-    refreshes: RefreshBatcher;
-    signIns: SignInBatcher;
-    apiKeyChecks: ApiKeyCheckCache;
-    teams: TeamAccess;
-    teamCache: TeamCache;
-    audit: AuditTrail;
-  },
+  state: GatewayState,
+  audit: AuditTrail,
   documented: boolean,
 ): void {
   const validate = compileRequestValidator(route.schemas);
@@ -314,54 +235,23 @@ function registerRoute(
         if (auth?.user) state.usage.record(auth.projectId, auth.user.id, auth.user.refreshTokenId, req.ip);
         const usersStamp = route.method !== "GET" ? state.users.stamp() : undefined;
         const out = await route.handler({
+          ...state,
           auth: auth as RequestAuth,
           body: result.body as never,
           query: result.query as never,
           params: result.params as never,
           req,
           reply,
-          clients: deps.clients,
-          projects: state.projects,
-          keys: state.keys,
-          users: state.users,
-          teamCache: state.teamCache,
-          refreshes: state.refreshes,
-          apiKeyChecks: state.apiKeyChecks,
-          teams: state.teams,
-          signIns: state.signIns,
-          config: deps.config,
           clientIp: req.ip,
         });
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
         const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
-        if (AuditTrail.audits(route, auth, status)) await state.audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
+        if (AuditTrail.audits(route, auth, status)) await audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
       }),
   });
-}
-
-import { knownError } from "@vestibule/shared/errors";
-import { fromBinary } from "@bufbuild/protobuf";
-import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
-import { ApiKeyDeletedSchema, ApiKeyUpdatedSchema } from "@vestibule/proto/auth/v1/events";
-import { MembershipAddedSchema, MembershipRemovedSchema, TeamCreatedSchema, TeamDeletedSchema, TeamUpdatedSchema } from "@vestibule/proto/teams_permissions/v1/events";
-import type { Envelope } from "@vestibule/proto/event/v1/envelope";
-
-/** The key id an auth.api_key.* event is about. */
-function decodeApiKeyEvent(env: Envelope): string | undefined {
-  if (env.type === "auth.api_key.updated.v1") return fromBinary(ApiKeyUpdatedSchema, env.payload).apiKeyId;
-  if (env.type === "auth.api_key.deleted.v1") return fromBinary(ApiKeyDeletedSchema, env.payload).apiKeyId;
-  return undefined;
-}
-
-/** The user id an identity.user.* event is about. */
-function decodeUserEvent(type: string, payload: Uint8Array): string | undefined {
-  if (type === "identity.user.updated.v1") return fromBinary(UserUpdatedSchema, payload).user?.id;
-  if (type === "identity.user.deleted.v1") return fromBinary(UserDeletedSchema, payload).userId;
-  if (type === "identity.user.created.v1") return fromBinary(UserCreatedSchema, payload).user?.id;
-  return undefined;
 }
 
 /**
@@ -376,21 +266,6 @@ function touchedUsers(auth: RequestAuth, params: unknown, out: RouteResult): Set
   const answered = "json" in out ? (out.json as { user_id?: unknown } | null)?.user_id : undefined;
   if (typeof answered === "string" && isUuid(answered)) ids.add(answered.toLowerCase());
   return ids;
-}
-
-/** The team id a teams_permissions.team.* event is about. */
-function decodeTeamEvent(type: string, payload: Uint8Array): string | undefined {
-  if (type === "teams_permissions.team.updated.v1") return fromBinary(TeamUpdatedSchema, payload).team?.id;
-  if (type === "teams_permissions.team.deleted.v1") return fromBinary(TeamDeletedSchema, payload).teamId;
-  if (type === "teams_permissions.team.created.v1") return fromBinary(TeamCreatedSchema, payload).team?.id;
-  return undefined;
-}
-
-/** The user id a teams_permissions.membership.* event is about. */
-function decodeMembershipEvent(type: string, payload: Uint8Array): string | undefined {
-  if (type === "teams_permissions.membership.added.v1") return fromBinary(MembershipAddedSchema, payload).userId;
-  if (type === "teams_permissions.membership.removed.v1") return fromBinary(MembershipRemovedSchema, payload).userId;
-  return undefined;
 }
 
 function schemaError(message: string) {

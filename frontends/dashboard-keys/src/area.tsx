@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from "react";
 import type { InternalApiKeyFirstView } from "@vestibule/js";
-import { Alert, Button, ConfirmButton, Card, CopyField, ErrorAlert, Select, Switch, Table, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, ApiKeyTable, Button, ConfirmButton, Card, CopyField, ErrorAlert, Select, Switch, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -36,10 +36,6 @@ export default function KeysArea({ adminApp }: AreaProps) {
     setTouched(false);
     await keys.reload();
   });
-  const [revoke, revokeState] = useAction(async (id: string) => {
-    await keys.value!.find((k) => k.id === id)!.revoke();
-    await keys.reload();
-  });
   const noKind = !kinds.publishable && !kinds.secret && !kinds.admin;
   return (
     <div className="vs-stack">
@@ -58,37 +54,26 @@ export default function KeysArea({ adminApp }: AreaProps) {
           </div>
         </Alert>
       ) : null}
-      <ErrorAlert error={keys.error ?? revokeState.error} />
-      <Table
+      <ApiKeyTable
         caption="API key sets"
-        rows={keys.value ?? []}
-        loadingRows={keys.status === "loading" ? 3 : 0}
-        rowKey={(k) => k.id}
-        empty="No API keys yet."
-        columns={[
-          { key: "d", header: "Description", render: (k) => k.description || "—" },
+        keys={keys}
+        loadingRows={3}
+        keyColumns={[
           { key: "p", header: "Publishable", render: (k) => last(k.publishableClientKey), hideOnPhone: true },
           { key: "s", header: "Secret", render: (k) => last(k.secretServerKey), hideOnPhone: true },
           { key: "a", header: "Admin", render: (k) => last(k.superSecretAdminKey), hideOnPhone: true },
-          { key: "e", header: "Expires", render: (k) => k.expiresAt?.toLocaleDateString() ?? "Never" },
-          { key: "st", header: "Status", render: (k) => (k.isValid() ? <span className="vs-badge vs-badge-ok">Active</span> : <span className="vs-badge">{k.whyInvalid() === "expired" ? "Expired" : "Revoked"}</span>) },
-          {
-            key: "x",
-            header: <span className="vs-sr-only">Actions</span>,
-            render: (k) =>
-              k.isValid() ? (
-                <ConfirmButton
-                  title={`Revoke the key set "${k.description || k.id}"?`}
-                  message="Apps and servers using these keys stop working at once. This cannot be undone."
-                  confirmLabel="Revoke keys"
-                  disabled={revokeState.pending}
-                  onConfirm={() => revoke(k.id)}
-                >
-                  Revoke<span className="vs-sr-only"> {k.description || k.id}</span>
-                </ConfirmButton>
-              ) : null,
-          },
         ]}
+        revokeControl={(k, revoke) => (
+          <ConfirmButton
+            title={`Revoke the key set "${k.description || k.id}"?`}
+            message="Apps and servers using these keys stop working at once. This cannot be undone."
+            confirmLabel="Revoke keys"
+            disabled={revoke.pending}
+            onConfirm={() => revoke.run()}
+          >
+            Revoke<span className="vs-sr-only"> {k.description || k.id}</span>
+          </ConfirmButton>
+        )}
       />
       <Card>
         <form

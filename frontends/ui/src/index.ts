@@ -34,6 +34,8 @@ export type { ButtonProps, TextFieldProps } from "./components.tsx";
 export { ConfirmButton } from "./confirm.tsx";
 export type { ConfirmButtonProps } from "./confirm.tsx";
 export { CursorTable, Table } from "./data-table.tsx";
+export { ApiKeyTable } from "./api-key-table.tsx";
+export type { ListedApiKey, RevokeAction } from "./api-key-table.tsx";
 export { AsyncSection, ErrorBoundary } from "./error-boundary.tsx";
 export { TabList, tabPanelProps } from "./tabs.tsx";
 export type { TabItem } from "./tabs.tsx";

@@ -2,15 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Static, TSchema } from "typebox";
 import { knownError } from "@vestibule/shared/errors";
 import type { RequestAuth, AccessType } from "../auth/request-auth.ts";
-import type { ServiceClients } from "../clients.ts";
-import type { KeyCache, ProjectCache } from "../auth/caches.ts";
-import type { UserCache } from "../auth/user-cache.ts";
-import type { TeamCache } from "../auth/team-cache.ts";
-import type { RefreshBatcher } from "../auth/refresh-batcher.ts";
-import type { ApiKeyCheckCache } from "../auth/api-key-checks.ts";
-import type { TeamAccess } from "../auth/team-access.ts";
-import type { SignInBatcher } from "../auth/sign-in-batcher.ts";
-import type { GatewayConfig } from "../config.ts";
+import type { GatewayState } from "../state.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -23,28 +15,13 @@ export interface RouteSchemas {
 type StaticOr<T, D> = T extends TSchema ? Static<T> : D;
 
 /** Everything a route handler may use. Handlers hold no state; they translate REST to RPCs and back. */
-export interface RouteContext<S extends RouteSchemas, A> {
+export interface RouteContext<S extends RouteSchemas, A> extends GatewayState {
   readonly auth: A;
   readonly body: StaticOr<S["body"], undefined>;
   readonly query: StaticOr<S["query"], Record<string, never>>;
   readonly params: StaticOr<S["params"], Record<string, never>>;
   readonly req: FastifyRequest;
   readonly reply: FastifyReply;
-  readonly clients: ServiceClients;
-  readonly projects: ProjectCache;
-  readonly keys: KeyCache;
-  readonly users: UserCache;
-  /** Teams by id (teams-permissions service), for the `selected_team` of user views; dropped by team events. */
-  readonly teamCache: TeamCache;
-  /** Token refreshes, batched into RefreshSessions calls. */
-  readonly refreshes: RefreshBatcher;
-  /** User and team API key checks, cached until the key changes. */
-  readonly apiKeyChecks: ApiKeyCheckCache;
-  /** Teams and team permissions (team API keys). */
-  readonly teams: TeamAccess;
-  /** Password sign-ins, batched into SignInWithPasswords calls. */
-  readonly signIns: SignInBatcher;
-  readonly config: GatewayConfig;
   /** End-user IP (socket address, or the forwarded one when VESTIBULE_TRUST_PROXY allows it). */
   readonly clientIp: string;
 }

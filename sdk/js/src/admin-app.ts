@@ -4,167 +4,30 @@
  * project transfer, on top of everything the server app does.
  */
 import { ApiClient, KnownErrors, Result, type Session as CoreSession, type TokenPair } from "@vestibule/sdk-core";
-import { currentUserSessions, ownedProjectFactory, type Json } from "./client-app.ts";
+import { currentUserSessions, type OwnedProjectSource } from "./client-app.ts";
+import type { Json } from "./json.ts";
 import { projectUpdateBody } from "./project-body.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, defaultSuperSecretAdminKey, resolveBaseUrl } from "./env.ts";
 import { StackServerApp } from "./server-app.ts";
-import type { CurrentUser, StackAdminAppConstructorOptions } from "./types.ts";
+import type {
+  AdminMetrics,
+  AdminOwnedProject,
+  AdminProject,
+  AnalyticsQueryOptions,
+  AnalyticsQueryResponse,
+  AuditLogEntry,
+  AuditLogFilter,
+  CurrentUser,
+  InternalApiKey,
+  InternalApiKeyCreateOptions,
+  InternalApiKeyFirstView,
+  PermissionDefinition,
+  PermissionDefinitionCreateOptions,
+  StackAdminAppConstructorOptions,
+} from "./types.ts";
 import { CLIENT_VERSION } from "./version.ts";
 
-export interface InternalApiKeyBase {
-  readonly id: string;
-  readonly description: string;
-  /**
-   * Null when the key set never expires: the API always gives new key sets an expiry, but the platform's own key sets
-   * (e.g. the ones `npm start` makes for its projects) have none.
-   */
-  readonly expiresAt: Date | null;
-  readonly manuallyRevokedAt: Date | null;
-  readonly createdAt: Date;
-  isValid(): boolean;
-  whyInvalid(): "expired" | "manually-revoked" | null;
-  revoke(): Promise<void>;
-}
-export type InternalApiKey = InternalApiKeyBase & {
-  readonly publishableClientKey: { lastFour: string } | null;
-  readonly secretServerKey: { lastFour: string } | null;
-  readonly superSecretAdminKey: { lastFour: string } | null;
-};
-export type InternalApiKeyFirstView = InternalApiKeyBase & {
-  readonly publishableClientKey?: string;
-  readonly secretServerKey?: string;
-  readonly superSecretAdminKey?: string;
-};
-export interface InternalApiKeyCreateOptions {
-  description: string;
-  expiresAt: Date;
-  hasPublishableClientKey: boolean;
-  hasSecretServerKey: boolean;
-  hasSuperSecretAdminKey: boolean;
-}
-export interface PermissionDefinition {
-  readonly id: string;
-  readonly description?: string;
-  readonly containedPermissionIds: string[];
-}
-export interface PermissionDefinitionCreateOptions {
-  id: string;
-  description?: string;
-  containedPermissionIds: string[];
-}
-export interface AdminProjectConfig {
-  readonly signUpEnabled: boolean;
-  readonly credentialEnabled: boolean;
-  readonly magicLinkEnabled: boolean;
-  readonly passkeyEnabled: boolean;
-  readonly clientTeamCreationEnabled: boolean;
-  readonly clientUserDeletionEnabled: boolean;
-  readonly allowLocalhost: boolean;
-  readonly allowUserApiKeys: boolean;
-  readonly allowTeamApiKeys: boolean;
-  readonly createTeamOnSignUp: boolean;
-  readonly oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
-  readonly oauthProviders: readonly ({ id: string } & Json)[];
-  readonly domains: readonly { domain: string; handlerPath: string }[];
-  readonly emailConfig?: Json;
-  readonly emailTheme: string;
-  readonly teamCreatorDefaultPermissions: readonly { id: string }[];
-  readonly teamMemberDefaultPermissions: readonly { id: string }[];
-  readonly userDefaultPermissions: readonly { id: string }[];
-}
-export interface AdminProjectUpdateOptions {
-  displayName?: string;
-  description?: string;
-  isProductionMode?: boolean;
-  logoUrl?: string | null;
-  fullLogoUrl?: string | null;
-  config?: Partial<Omit<AdminProjectConfig, "oauthProviders" | "domains">> & {
-    oauthProviders?: Json[];
-    domains?: { domain: string; handlerPath: string }[];
-  };
-}
-export interface AdminProject {
-  readonly id: string;
-  readonly displayName: string;
-  readonly description: string | null;
-  readonly createdAt: Date;
-  readonly isProductionMode: boolean;
-  readonly ownerTeamId: string | null;
-  readonly logoUrl: string | null | undefined;
-  readonly fullLogoUrl: string | null | undefined;
-  readonly config: AdminProjectConfig;
-  update(update: AdminProjectUpdateOptions): Promise<void>;
-  delete(): Promise<void>;
-  transfer(user: CurrentUser, newTeamId: string): Promise<void>;
-  getConfig(): Promise<Json>;
-  updateConfig(config: Json): Promise<void>;
-}
-
 export { projectUpdateBody } from "./project-body.ts";
-
-/** A project the signed-in internal user manages, with an admin app that acts as that user (dashboard mode). */
-export type AdminOwnedProject = AdminProject & { readonly app: StackAdminApp };
-
-/** `user.createProject(...)`: like a project update, plus the owner team (one of the user's teams). */
-export interface AdminProjectCreateOptions extends Omit<AdminProjectUpdateOptions, "displayName"> {
-  displayName: string;
-  /** The team that owns the project; its members manage it. The user must be a member. */
-  teamId: string;
-}
-
-/** GET /internal/metrics (wire shape, as the published SDK returns it). Days are UTC dates, oldest first. */
-export interface AdminMetrics {
-  readonly total_users: number;
-  readonly daily_users: readonly { readonly date: string; readonly activity: number }[];
-  readonly daily_active_users: readonly { readonly date: string; readonly activity: number }[];
-  /** ISO country code → users. */
-  readonly users_by_country: Readonly<Record<string, number>>;
-  readonly recently_registered: readonly Json[];
-  readonly recently_active: readonly Json[];
-  readonly login_methods: readonly { readonly method: string; readonly count: number }[];
-}
-
-/** `queryAnalytics` options (as the published SDK's): a named query of the analytics API and its params. */
-export interface AnalyticsQueryOptions {
-  /** page_views_per_day, active_users_per_day, events_per_day, event_types, top_pages or recent_events. */
-  query: string;
-  params?: Record<string, unknown>;
-  timeout_ms?: number;
-  include_all_branches?: boolean;
-}
-
-export interface AnalyticsQueryResponse {
-  readonly result: Record<string, unknown>[];
-  readonly query_id: string;
-}
-
-/** Filters of the audit log (GET /internal/audit-log; services/identity/src/audit/README.md). */
-export interface AuditLogFilter {
-  readonly actorType?: "admin_user" | "admin_key" | "server_key" | "development_override";
-  readonly actorId?: string;
-  readonly resourceType?: string;
-  readonly resourceId?: string;
-  readonly action?: string;
-  readonly since?: Date;
-  readonly until?: Date;
-}
-
-/** One audit-log entry: who (actor), what (action on a resource, before/after without secrets), when, from where. */
-export interface AuditLogEntry {
-  readonly id: string;
-  readonly seq: number;
-  readonly occurred_at_millis: number;
-  readonly actor: { readonly type: string; readonly id: string; readonly project_id: string; readonly ip: string; readonly user_agent: string };
-  readonly action: string;
-  readonly resource_type: string;
-  readonly resource_id: string;
-  readonly before: unknown;
-  readonly after: unknown;
-  readonly request_id: string;
-  readonly request_line: string;
-  readonly prev_hash: string;
-  readonly hash: string;
-}
 
 function auditQuery(f: AuditLogFilter): Record<string, string | number | undefined> {
   return {
@@ -522,7 +385,8 @@ export class StackAdminApp extends StackServerApp {
   }
 }
 
-ownedProjectFactory.create = ({ json, session, options }) => {
+/** @internal An owned project with its admin app acting as the owner (client-app.ts loads this with `import()`). */
+export function ownedProjectFrom({ json, session, options }: OwnedProjectSource): AdminOwnedProject {
   const app = new StackAdminApp({
     baseUrl: options.baseUrl,
     projectId: json.id as string,
@@ -533,4 +397,4 @@ ownedProjectFactory.create = ({ json, session, options }) => {
     noAutomaticPrefetch: true,
   } as StackAdminAppConstructorOptions);
   return Object.assign(app.adminProjectFrom(json), { app });
-};
+}

@@ -65,8 +65,12 @@ import {
 } from "./urls.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import { projectUpdateBody } from "./project-body.ts";
-import type { AdminOwnedProject, AdminProjectCreateOptions } from "./admin-app.ts";
+import type { Json } from "./json.ts";
+import { customerOf, itemFrom, projectFrom } from "./model/project.ts";
+import { activeSessionFrom, baseUserFields, passkeyFrom, userUpdateBody } from "./model/user.ts";
 import type {
+  AdminOwnedProject,
+  AdminProjectCreateOptions,
   ActiveSession,
   Passkey,
   ApiKeyCreationOptions,
@@ -98,8 +102,7 @@ import type {
   UserUpdateOptions,
 } from "./types.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = Record<string, any>;
+export type { Json } from "./json.ts";
 
 export const MFA_ATTEMPT_CODE_STORAGE_KEY = "stack_mfa_attempt_code";
 export const CLI_POLL_INTERVAL_MS = 2_000;
@@ -152,7 +155,7 @@ type TokensResponse = { access_token: string; refresh_token: string; is_new_user
  */
 export const currentUserSessions = new WeakMap<object, { readonly api: ApiClient; readonly session: CoreSession }>();
 
-/** @internal What an owned project is built from (see ownedProjectFactory). */
+/** @internal What an owned project is built from (see ownedProject). */
 export interface OwnedProjectSource {
   /** The admin project JSON (`/internal/projects*`). */
   readonly json: Json;
@@ -162,28 +165,17 @@ export interface OwnedProjectSource {
 }
 
 /**
- * @internal Builds an owned project with its admin app. Filled in by admin-app.ts when it loads: a runtime import of
- * the admin app here would be circular (the admin app extends this class).
+ * Builds owned projects with their admin app. The admin app extends this class, so it is loaded with a dynamic
+ * `import()` when an internal user first lists or creates projects: no import cycle, and nothing registered at module
+ * load that a bundler honouring `"sideEffects": false` could drop (issue 22).
  */
-export const ownedProjectFactory: { create?: (source: OwnedProjectSource) => AdminOwnedProject } = {};
-
-function ownedProject(source: OwnedProjectSource): AdminOwnedProject {
-  if (!ownedProjectFactory.create) throw new Error("Owned projects need the admin app: import StackAdminApp from @vestibule/js.");
-  return ownedProjectFactory.create(source);
+async function ownedProjects(sources: readonly OwnedProjectSource[]): Promise<AdminOwnedProject[]> {
+  const { ownedProjectFrom } = await import("./admin-app.ts");
+  return sources.map(ownedProjectFrom);
 }
 
 let anonymousIds = 0;
 
-/** A passkey of `GET /auth/passkeys`. */
-export function passkeyFrom(p: Json): Passkey {
-  return {
-    id: p.id as string,
-    name: p.name as string,
-    createdAt: new Date(p.created_at_millis as number),
-    lastUsedAt: p.last_used_at_millis ? new Date(p.last_used_at_millis as number) : null,
-    transports: (p.transports ?? []) as string[],
-  };
-}
 
 export class StackClientApp {
   readonly projectId: string;
@@ -861,26 +853,12 @@ export class StackClientApp {
 
   /** @internal */
   protected projectFrom(json: Json): Project {
-    return this.memo(json, () => ({
-      id: json.id,
-      displayName: json.display_name,
-      config: {
-        signUpEnabled: json.config.sign_up_enabled,
-        credentialEnabled: json.config.credential_enabled,
-        magicLinkEnabled: json.config.magic_link_enabled,
-        passkeyEnabled: json.config.passkey_enabled,
-        clientTeamCreationEnabled: json.config.client_team_creation_enabled,
-        clientUserDeletionEnabled: json.config.client_user_deletion_enabled,
-        allowUserApiKeys: json.config.allow_user_api_keys,
-        allowTeamApiKeys: json.config.allow_team_api_keys,
-        oauthProviders: (json.config.enabled_oauth_providers ?? []).map((p: Json) => ({ id: p.id })),
-      },
-    }));
+    return this.memo(json, () => projectFrom(json));
   }
 
   /** @internal */
   protected itemFrom(json: Json): Item {
-    return { displayName: json.display_name, quantity: json.quantity, nonNegativeQuantity: Math.max(0, json.quantity) };
+    return itemFrom(json);
   }
 
   /** Same JSON object → same SDK object (stable identities for React). @internal */
@@ -911,24 +889,7 @@ export class StackClientApp {
 
   /** @internal */
   protected baseUserFields(json: Json) {
-    return {
-      id: json.id as string,
-      displayName: (json.display_name ?? null) as string | null,
-      primaryEmail: (json.primary_email ?? null) as string | null,
-      primaryEmailVerified: !!json.primary_email_verified,
-      profileImageUrl: (json.profile_image_url ?? null) as string | null,
-      signedUpAt: new Date(json.signed_up_at_millis),
-      clientMetadata: json.client_metadata ?? null,
-      clientReadOnlyMetadata: json.client_read_only_metadata ?? null,
-      hasPassword: !!json.has_password,
-      otpAuthEnabled: !!json.otp_auth_enabled,
-      passkeyAuthEnabled: !!json.passkey_auth_enabled,
-      isMultiFactorRequired: !!json.requires_totp_mfa,
-      isAnonymous: !!json.is_anonymous,
-      emailAuthEnabled: !!json.auth_with_email,
-      oauthProviders: ((json.oauth_providers ?? []) as Json[]).map((p) => ({ id: p.id as string })),
-      toClientJson: () => ({ ...json }),
-    };
+    return baseUserFields(json);
   }
 
   /** @internal */
@@ -1104,12 +1065,13 @@ export class StackClientApp {
     const internal: InternalUserExtra = {
       async listOwnedProjects() {
         const r = await api.json<{ items: Json[] }>("/internal/projects", { session });
-        return r.items.map((p) => ownedProject({ json: p, session, options: app.options }));
+        return ownedProjects(r.items.map((p) => ({ json: p, session, options: app.options })));
       },
       async createProject(options: AdminProjectCreateOptions) {
         const body = { ...projectUpdateBody(options), owner_team_id: options.teamId };
         const created = await api.json<Json>("/internal/projects", { method: "POST", body, session });
-        return ownedProject({ json: created, session, options: app.options });
+        const [project] = await ownedProjects([{ json: created, session, options: app.options }]);
+        return project!;
       },
     };
     return Object.assign(user, internal);
@@ -1458,45 +1420,9 @@ function waitMs(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function activeSessionFrom(json: Json): ActiveSession {
-  return {
-    id: json.id,
-    userId: json.user_id,
-    createdAt: new Date(json.created_at),
-    isImpersonation: !!json.is_impersonation,
-    lastUsedAt: json.last_used_at == null ? undefined : new Date(json.last_used_at),
-    isCurrentSession: !!json.is_current_session,
-    geoInfo: json.last_used_at_end_user_ip_info ?? undefined,
-  };
-}
 
-/** Bytes → standard base64 (TOTP secrets). */
-function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
 
-export function userUpdateBody(u: UserUpdateOptions & Json): Json {
-  return {
-    display_name: u.displayName,
-    client_metadata: u.clientMetadata,
-    selected_team_id: u.selectedTeamId,
-    totp_secret_base64: u.totpMultiFactorSecret === undefined ? undefined : u.totpMultiFactorSecret === null ? null : toBase64(u.totpMultiFactorSecret),
-    profile_image_url: u.profileImageUrl,
-    otp_auth_enabled: u.otpAuthEnabled,
-    passkey_auth_enabled: u.passkeyAuthEnabled,
-  };
-}
 
-/** Exactly one of userId, teamId, customCustomerId (spec §5). */
-export function customerOf(o: Partial<{ userId: string; teamId: string; customCustomerId: string }>, method: string): ["user" | "team" | "custom", string] {
-  const given = [o.userId !== undefined, o.teamId !== undefined, o.customCustomerId !== undefined].filter(Boolean).length;
-  if (given !== 1) throw new Error(`${method} requires one of userId, teamId, or customCustomerId`);
-  if (o.userId !== undefined) return ["user", o.userId];
-  if (o.teamId !== undefined) return ["team", o.teamId];
-  return ["custom", o.customCustomerId!];
-}
 
 /** Runs `fn`, returning errors of the given known-error classes as an error result. */
 export async function catchKnown<T, C extends { isInstance(e: unknown): boolean; new (...args: never[]): KnownError }>(

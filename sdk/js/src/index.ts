@@ -20,23 +20,6 @@ export {
 } from "./client-app.ts";
 export { StackServerApp, DATA_VAULT_UNEXPECTED_ERROR_MESSAGE } from "./server-app.ts";
 export { StackAdminApp, TRANSFER_NEEDS_INTERNAL_USER_MESSAGE } from "./admin-app.ts";
-export type {
-  AdminMetrics,
-  AnalyticsQueryOptions,
-  AnalyticsQueryResponse,
-  AuditLogEntry,
-  AuditLogFilter,
-  AdminOwnedProject,
-  AdminProject,
-  AdminProjectConfig,
-  AdminProjectCreateOptions,
-  AdminProjectUpdateOptions,
-  InternalApiKey,
-  InternalApiKeyCreateOptions,
-  InternalApiKeyFirstView,
-  PermissionDefinition,
-  PermissionDefinitionCreateOptions,
-} from "./admin-app.ts";
 export {
   AFTER_AUTH_RETURN_TO_PARAM,
   DEFAULT_HANDLER_PATH,

@@ -3,8 +3,8 @@
  * user's createProject (POST /internal/projects). Its own module: the client app cannot import the admin app at run
  * time (the admin app extends it).
  */
-import type { AdminProjectUpdateOptions } from "./admin-app.ts";
-import type { Json } from "./client-app.ts";
+import type { Json } from "./json.ts";
+import type { AdminProjectUpdateOptions } from "./types.ts";
 
 const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

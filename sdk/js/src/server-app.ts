@@ -13,7 +13,9 @@ import {
   type AccessType,
   type Session as CoreSession,
 } from "@vestibule/sdk-core";
-import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, activeSessionFrom, catchKnown, passkeyFrom, customerOf, userUpdateBody, type Json } from "./client-app.ts";
+import { SCOPES_ON_NON_CURRENT_USER_MESSAGE, StackClientApp, catchKnown, type Json } from "./client-app.ts";
+import { customerOf } from "./model/project.ts";
+import { activeSessionFrom, passkeyFrom, userUpdateBody } from "./model/user.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, resolveBaseUrl } from "./env.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import type {

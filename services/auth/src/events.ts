@@ -1,6 +1,7 @@
 import { defineEvent } from "@vestibule/shared/events";
-import { EmailRequestedSchema, SessionRevokedSchema, SigningKeyRotatedSchema } from "@vestibule/proto/auth/v1/events";
+import { SessionRevokedSchema, SigningKeyRotatedSchema } from "@vestibule/proto/auth/v1/events";
 import { UserCreatedSchema, UserDeletedSchema, UserUpdatedSchema } from "@vestibule/proto/identity/v1/events";
+import { EmailRequestedSchema } from "@vestibule/proto/email/v1/email_requested";
 
 /** Events the auth service publishes (stream of the `auth` producer, subjects auth.>). */
 export const AuthEvents = {

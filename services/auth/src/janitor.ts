@@ -1,10 +1,10 @@
 import type { ServiceContext } from "@vestibule/shared/service";
 import { attemptStore } from "@vestibule/shared/rate-limit";
-import { claimsStore } from "./store/claims-store.ts";
-import { codeStore } from "./store/code-store.ts";
-import { oauthStore } from "./oauth/store.ts";
-import { sessionStore } from "./store/session-store.ts";
-import { signingKeyStore } from "./store/signing-key-store.ts";
+import { claimsStore } from "./sessions/store/claims-store.ts";
+import { codeStore } from "./codes/store/code-store.ts";
+import { oauthStore } from "./oauth/store/oauth-store.ts";
+import { sessionStore } from "./sessions/store/session-store.ts";
+import { signingKeyStore } from "./signing/store/signing-key-store.ts";
 
 /**
  * Hourly clean-up of rows nothing reads any more: sessions and codes a day past expiry, attempt counters idle for a

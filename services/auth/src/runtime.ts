@@ -1,15 +1,15 @@
 import type { ServiceContext } from "@vestibule/shared/service";
-import { AccessTokens } from "./access-tokens.ts";
+import { AccessTokens } from "./signing/access-tokens.ts";
 import { readAuthConfig, type AuthConfig } from "./config.ts";
-import { locateIp, type IpLocator } from "./ip-info.ts";
+import { locateIp } from "./sessions/ip-info.ts";
 import { Mailer } from "./mailer.ts";
-import { PasswordHasher } from "./password-hasher.ts";
+import { PasswordHasher } from "./passwords/password-hasher.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
 import { RateLimiter } from "@vestibule/shared/rate-limit";
-import { Sessions } from "./sessions.ts";
-import { SigningKeys } from "./signing-keys.ts";
-import { VerificationCodes } from "./verification-codes.ts";
+import { Sessions } from "./sessions/sessions.ts";
+import { SigningKeys } from "./signing/signing-keys.ts";
+import { VerificationCodes } from "./codes/verification-codes.ts";
 
 /** Everything the auth service's RPCs and consumers share, built once per service instance. */
 export interface AuthRuntime {
@@ -28,8 +28,11 @@ export interface AuthRuntime {
 
 const runtimes = new WeakMap<ServiceContext, AuthRuntime>();
 
-/** The runtime of a service context (created on first use; `start` and `routes` get the same one). */
-export function authRuntime(ctx: ServiceContext, opts: { locateIp?: IpLocator } = {}): AuthRuntime {
+/**
+ * The runtime of a service context (created on first use; `start` and `routes` get the same one). It takes no options:
+ * a cached runtime cannot silently ignore a second caller's different options (issue 22).
+ */
+export function authRuntime(ctx: ServiceContext): AuthRuntime {
   let rt = runtimes.get(ctx);
   if (rt) return rt;
   const config = readAuthConfig(ctx.env);
@@ -48,7 +51,7 @@ export function authRuntime(ctx: ServiceContext, opts: { locateIp?: IpLocator } 
     tokens,
     settings,
     identity,
-    locateIp: opts.locateIp ?? locateIp,
+    locateIp,
   });
   rt = {
     ctx,

@@ -1,14 +1,13 @@
 import { TeamDeletedSchema } from "@vestibule/proto/teams_permissions/v1/events";
-import { consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
+import { consumeDeletedUsers, consumeEvents, defineEvent, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
-import { ApiKeys, type TeamDirectory } from "./api-keys.ts";
-import { ConsumedEvents } from "./events.ts";
+import { ApiKeys, type TeamDirectory } from "./api-keys/api-keys.ts";
 import type { AuthRuntime } from "./runtime.ts";
-import { cliLoginStore } from "./store/cli-login-store.ts";
-import { deletedTeamStore } from "./store/deleted-team-store.ts";
-import { teamsServiceDirectory } from "./team-directory.ts";
-import { totpStore } from "./store/totp-store.ts";
-import { TotpSecrets } from "./totp.ts";
+import { cliLoginStore } from "./cli/store/cli-login-store.ts";
+import { deletedTeamStore } from "./api-keys/store/deleted-team-store.ts";
+import { teamsServiceDirectory } from "./api-keys/team-directory.ts";
+import { totpStore } from "./mfa/store/totp-store.ts";
+import { TotpSecrets } from "./mfa/totp.ts";
 
 /** API keys, TOTP secrets and their helpers, built once per auth runtime (RPCs and consumers share them). */
 export interface SecurityRuntime {
@@ -67,18 +66,15 @@ export async function startSecurity(rt: AuthRuntime, intervalMs = 3_600_000): Pr
   try {
     subs.push(await sec.apiKeys.cache.subscribe(ctx.bus));
     subs.push(
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus: ctx.bus,
         pool: ctx.pool,
         log: ctx.log,
         consumer: SECURITY_CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async ({ envelope, payload }, tx) => {
-          const projectId = payload.projectId || envelope.projectId;
-          if (!projectId || !isUuid(payload.userId)) return;
-          const keys = await sec.apiKeys.deleteForOwnerIn(tx, projectId, "user", payload.userId);
-          await totpStore.delete(tx, projectId, payload.userId);
-          if (keys.length > 0) ctx.log.info({ project_id: projectId, user_id: payload.userId, api_keys: keys.length }, "deleted user's API keys removed");
+        handler: async ({ projectId, userId }, tx) => {
+          const keys = await sec.apiKeys.deleteForOwnerIn(tx, projectId, "user", userId);
+          await totpStore.delete(tx, projectId, userId);
+          if (keys.length > 0) ctx.log.info({ project_id: projectId, user_id: userId, api_keys: keys.length }, "deleted user's API keys removed");
         },
       }),
       await consumeEvents({

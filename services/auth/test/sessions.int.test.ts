@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { withTransaction } from "@vestibule/shared/db";
-import { SigningKeys } from "../src/signing-keys.ts";
-import { claimsStore } from "../src/store/claims-store.ts";
+import { SigningKeys } from "../src/signing/signing-keys.ts";
+import { claimsStore } from "../src/sessions/store/claims-store.ts";
 import { CALLBACK, failure, outcome, rpcError, startAuthStack, verifyAccessToken, waitFor, type AuthStack } from "./support.ts";
 
 let stack: AuthStack;

@@ -12,13 +12,15 @@ import { emailService } from "@vestibule/email";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { identityService } from "@vestibule/identity";
 import { createPool, type Pool } from "@vestibule/shared/db";
-import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
+import { fromConnectError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, extractCode, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { authService } from "../src/server.ts";
+
+export { failure, rpcError, waitFor } from "@vestibule/shared/testing";
 
 const log = createLogger({ service: "test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
 
@@ -121,24 +123,6 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, opts:
   };
 }
 
-/** The known or status error an RPC failed with (throws if it did not fail). */
-export async function rpcError(p: Promise<unknown>): Promise<KnownError | StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    const e = fromConnectError(err);
-    if (!e) throw err;
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
-
-/** Code of a known error, or `<status> <text>` of a status error. */
-export async function failure(p: Promise<unknown>): Promise<string> {
-  const e = await rpcError(p);
-  return "code" in e ? e.code : `${e.httpStatus} ${e.message}`;
-}
-
 /** The code in an e-mail's link (`?code=<45>`). */
 export const codeFromMail = (mail: MailboxMessage): string => extractCode(mail);
 
@@ -155,23 +139,6 @@ export async function verifyAccessToken(
   const audience = opts.anonymous ? `${projectId}:anon` : projectId;
   const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { algorithms: ["ES256"], issuer, audience });
   return { payload: payload as JWTPayload & Record<string, unknown>, protectedHeader };
-}
-
-export function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try {
-        const v = await fn();
-        if (v !== undefined && v !== false) return resolve(v);
-      } catch (err) {
-        return reject(err);
-      }
-      if (Date.now() > deadline) return reject(new Error("timed out waiting"));
-      setTimeout(tick, intervalMs);
-    };
-    void tick();
-  });
 }
 
 export const CALLBACK = "http://localhost:3000/handler/email-verification";

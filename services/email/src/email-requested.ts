@@ -1,5 +1,4 @@
-import { consumeEvents, openFields, type Subscription } from "@vestibule/shared/events";
-import { isUuid } from "@vestibule/shared/ids";
+import { consumeDeletedUsers, consumeEvents, openFields, type Subscription } from "@vestibule/shared/events";
 import { PayloadOpenError } from "@vestibule/shared/secrets";
 import { CONSUMERS, ConsumedEvents, EMAIL_REQUEST_SOURCES, SEALED_EMAIL_FIELDS } from "./events.ts";
 import type { EmailRuntime } from "./runtime.ts";
@@ -47,15 +46,12 @@ export async function startEventConsumers(rt: EmailRuntime): Promise<() => Promi
       );
     }
     subs.push(
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus,
         pool,
         log,
         consumer: CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async ({ payload }, tx) => {
-          if (isUuid(payload.userId)) await preferenceStore.deleteUser(tx, payload.projectId, payload.userId);
-        },
+        handler: ({ projectId, userId }, tx) => preferenceStore.deleteUser(tx, projectId, userId),
       }),
       await consumeEvents({
         bus,

@@ -1,5 +1,5 @@
-import { defineEvent, defineSealedFields, type EventDefinition } from "@vestibule/shared/events";
-import { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
+import { defineEvent, type EventDefinition } from "@vestibule/shared/events";
+import { EmailRequestedSchema } from "@vestibule/proto/email/v1/email_requested";
 import { ProjectDeletedSchema, UserDeletedSchema } from "@vestibule/proto/identity/v1/events";
 
 /** A producer of e-mail requests: its event (all share EmailRequested's wire shape) and our durable consumer name. */
@@ -10,7 +10,7 @@ export interface EmailRequestSource {
 
 /**
  * Every producer whose e-mail requests this service renders and delivers. Supporting another one is one line here:
- * its `<service>.email.requested.v1` subject, decoded with the same wire shape (vestibule.auth.v1.EmailRequested field
+ * its `<service>.email.requested.v1` subject, decoded with the same wire shape (vestibule.email.v1.EmailRequested field
  * names and numbers), and a new durable consumer name.
  */
 export const EMAIL_REQUEST_SOURCES: readonly EmailRequestSource[] = [
@@ -18,16 +18,8 @@ export const EMAIL_REQUEST_SOURCES: readonly EmailRequestSource[] = [
   { event: defineEvent("teams_permissions.email.requested.v1", EmailRequestedSchema), consumer: "email-teams-permissions-email-requested" },
 ];
 
-/**
- * The fields producers seal into EmailRequested.sealed_content (subject, bodies and variables carry one-time codes and
- * links), bound to the event type, the project and the recipient. Requests without sealed content (producers from
- * before sealing) are taken as they are.
- */
-export const SEALED_EMAIL_FIELDS = defineSealedFields(EmailRequestedSchema, {
-  fields: ["subject", "html", "text", "variablesJson"],
-  into: "sealedContent",
-  boundTo: ["projectId", "to"],
-});
+/** The fields producers seal into EmailRequested.sealed_content: one spec, shared with them. */
+export { SEALED_EMAIL_FIELDS } from "@vestibule/shared/emails";
 
 /** Other events the email service consumes (it publishes none yet). */
 export const ConsumedEvents = {

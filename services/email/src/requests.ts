@@ -6,10 +6,26 @@ import { categoryByName, type NotificationCategory } from "./domain/categories.t
 import { sealBody } from "./bodies.ts";
 import { checkRequest, isSystemTemplateType, newEmail, type EmailRequest } from "./domain/email-request.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
-import type { EmailRuntime } from "./runtime.ts";
+import type { ServiceContext } from "@vestibule/shared/service";
+import type { DeliveryQueue } from "./delivery.ts";
+import type { IdentityClients } from "./peers.ts";
+import type { ProjectSettingsCache } from "./project-settings.ts";
+import type { EmailRenderer } from "./render/renderer.ts";
+import type { ProjectTemplates } from "./templates.ts";
 import { emailStore, type EmailRow } from "./store/email-store.ts";
 import { preferenceStore } from "./store/preference-store.ts";
 import { templateStore } from "./store/template-store.ts";
+
+/** What recording a request needs of the e-mail runtime (which builds this class, so it is named here, not imported). */
+export interface EmailRequestDeps {
+  readonly ctx: ServiceContext;
+  readonly identity: IdentityClients;
+  readonly settings: ProjectSettingsCache;
+  readonly templates: ProjectTemplates;
+  readonly renderer: EmailRenderer;
+  /** Set once the service started; read at each request. */
+  readonly delivery: DeliveryQueue | undefined;
+}
 
 export type RecordOutcome = { readonly row: EmailRow | undefined } | { readonly skipped: "category_disabled" };
 
@@ -20,7 +36,7 @@ export type RecordOutcome = { readonly row: EmailRow | undefined } | { readonly 
  * category that can be turned off, and inserts the row (which wakes the senders).
  */
 export class EmailRequests {
-  constructor(private readonly rt: EmailRuntime) {}
+  constructor(private readonly rt: EmailRequestDeps) {}
 
   /** True when the user turned this category off (Transactional cannot be). */
   async isOptedOut(db: Queryable, projectId: string, userId: string | null, category: NotificationCategory): Promise<boolean> {

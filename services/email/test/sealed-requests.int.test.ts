@@ -11,7 +11,8 @@ import { sealFields } from "@vestibule/shared/events";
 import { generateMasterKeyEntry, PayloadSealer, randomCode } from "@vestibule/shared/secrets";
 import { magicLinkEmail } from "../../auth/src/domain/emails.ts";
 import { Mailer as AuthMailer } from "../../auth/src/mailer.ts";
-import { Mailer as TeamsMailer } from "../../teams-permissions/src/mailer.ts";
+import { TeamsEvents } from "../../teams-permissions/src/events.ts";
+import { EmailRequester } from "@vestibule/shared/emails";
 import { SEALED_EMAIL_FIELDS } from "../src/events.ts";
 import { startEmailStack, unique, waitFor, type EmailStack } from "./support.ts";
 
@@ -71,7 +72,7 @@ describe("sealed e-mail requests", () => {
     const link = `https://app.example/handler/team-invitation?code=${code}`;
     const p = stack.producers.teams_permissions;
     await withTransaction(p.ctx.pool, (tx) =>
-      new TeamsMailer(p.ctx.outbox, keys(k1)).request(tx, {
+      new EmailRequester(p.ctx.outbox, keys(k1), TeamsEvents.emailRequested).request(tx, {
         projectId,
         to,
         subject: "You have been invited to join Crew",

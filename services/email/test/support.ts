@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
-import type { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
+import type { EmailRequestedSchema } from "@vestibule/proto/email/v1/email_requested";
 import { EmailService } from "@vestibule/proto/email/v1/email_service";
 import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { NotificationPreferenceService } from "@vestibule/proto/email/v1/notification_preference_service";
@@ -11,14 +11,19 @@ import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { identityService } from "@vestibule/identity";
 import { withTransaction } from "@vestibule/shared/db";
-import { fromConnectError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService, type ServiceDefinition } from "@vestibule/shared/service";
-import { createTestDatabase, deleteNatsStreams, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, waitFor as sharedWaitFor, type TestDatabase } from "@vestibule/shared/testing";
 import { EMAIL_REQUEST_SOURCES } from "../src/events.ts";
 import { emailService } from "../src/server.ts";
+
+export { failure } from "@vestibule/shared/testing";
+
+/** Polls until `fn` gives a value (e-mail delivery gets 15 s). */
+export const waitFor = <T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000, intervalMs = 50): Promise<T> =>
+  sharedWaitFor(fn, timeoutMs, intervalMs);
 
 const log = createLogger({ service: "test", level: "silent" });
 
@@ -130,35 +135,6 @@ export async function startEmailStack(extraEnv: Record<string, string> = {}, ema
       if (env.NATS_URL && env.VESTIBULE_EVENT_PREFIX) await deleteNatsStreams(env.VESTIBULE_EVENT_PREFIX, env.NATS_URL);
     },
   };
-}
-
-/** The code of a known error, or `<status> <message>` of a status error, an RPC failed with. */
-export async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    const e = fromConnectError(err);
-    if (!e) throw err;
-    return "code" in e ? e.code : `${e.httpStatus} ${e.message}`;
-  }
-  throw new Error("expected the call to fail");
-}
-
-export function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try {
-        const v = await fn();
-        if (v !== undefined && v !== false) return resolve(v);
-      } catch (err) {
-        return reject(err);
-      }
-      if (Date.now() > deadline) return reject(new Error("timed out waiting"));
-      setTimeout(tick, intervalMs);
-    };
-    void tick();
-  });
 }
 
 export const unique = (): string => randomBytes(4).toString("hex");

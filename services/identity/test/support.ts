@@ -5,7 +5,6 @@ import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_chan
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { createPool, type Pool } from "@vestibule/shared/db";
-import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
 import { decodeEnvelope, decodePayload, type EventDefinition } from "@vestibule/shared/events";
 import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
@@ -13,6 +12,8 @@ import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
 import { identityService } from "../src/server.ts";
+
+export { rpcError } from "@vestibule/shared/testing";
 
 export interface IdentityHarness {
   readonly db: TestDatabase;
@@ -92,14 +93,3 @@ export async function rowXmin(pool: Pool, table: string, id: string): Promise<st
   return rows[0]?.xmin;
 }
 
-/** The contract error an RPC failed with. */
-export async function rpcError(p: Promise<unknown>): Promise<KnownError | StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    const e = fromConnectError(err);
-    if (e) return e;
-    throw err;
-  }
-  throw new Error("expected the call to fail");
-}

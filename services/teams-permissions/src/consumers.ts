@@ -1,5 +1,5 @@
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
-import { consumeEvents, type Subscription } from "@vestibule/shared/events";
+import { consumeDeletedUsers, consumeEvents, type Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import { CONSUMERS, ConsumedEvents, TeamsEvents } from "./events.ts";
 import { setUpNewUser } from "./new-users.ts";
@@ -48,19 +48,12 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
           if (outcome.alreadySetUp) log.debug({ event_id: envelope.id, user_id: user.id }, "user already set up at sign-up");
         },
       }),
-      await consumeEvents({
+      await consumeDeletedUsers({
         bus,
         pool,
         log,
         consumer: CONSUMERS.userDeleted,
-        event: ConsumedEvents.userDeleted,
-        handler: async ({ envelope, payload }, tx) => {
-          const projectId = payload.projectId || envelope.projectId;
-          const userId = payload.userId;
-          if (!projectId || !isUuid(userId)) {
-            log.warn({ event_id: envelope.id }, "identity.user.deleted.v1 without a usable project or user id; ignored");
-            return;
-          }
+        handler: async ({ projectId, userId, eventId }, tx) => {
           await deletedUserStore.insert(tx, projectId, userId);
           await setUpUserStore.deleteUser(tx, projectId, userId);
           const teams = await memberStore.deleteForUser(tx, projectId, userId);
@@ -69,7 +62,7 @@ export async function startConsumers(rt: TeamsRuntime): Promise<() => Promise<vo
           for (const permissionId of grants) {
             await outbox.enqueue(tx, TeamsEvents.permissionRevoked, { projectId, scope: PermissionScope.PROJECT, teamId: "", userId, permissionId }, { projectId });
           }
-          log.info({ event_id: envelope.id, project_id: projectId, user_id: userId, memberships: teams.length }, "deleted user's memberships and grants removed");
+          log.info({ event_id: eventId, project_id: projectId, user_id: userId, memberships: teams.length }, "deleted user's memberships and grants removed");
         },
       }),
       await consumeEvents({

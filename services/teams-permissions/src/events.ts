@@ -1,6 +1,5 @@
 import { defineEvent } from "@vestibule/shared/events";
 import {
-  EmailRequestedSchema,
   MembershipAddedSchema,
   MembershipRemovedSchema,
   PermissionGrantedSchema,
@@ -10,6 +9,7 @@ import {
   TeamUpdatedSchema,
 } from "@vestibule/proto/teams_permissions/v1/events";
 import { ProjectDeletedSchema, UserCreatedSchema, UserDeletedSchema } from "@vestibule/proto/identity/v1/events";
+import { EmailRequestedSchema } from "@vestibule/proto/email/v1/email_requested";
 
 /** Events the teams-permissions service publishes (stream of the `teams_permissions` producer). */
 export const TeamsEvents = {

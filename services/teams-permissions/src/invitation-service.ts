@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { TeamInvitationService } from "@vestibule/proto/teams_permissions/v1/invitation_service";
 import { withTransaction } from "@vestibule/shared/db";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { knownError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
@@ -74,7 +75,7 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
       if (!isRedirectUrlTrusted(req.callbackUrl, { allowLocalhost: s.redirectTrust.allowLocalhost, trustedDomains: s.redirectTrust.trustedDomains.map((baseUrl) => ({ baseUrl })) })) {
         throw knownError("REDIRECT_URL_NOT_WHITELISTED");
       }
-      const email = req.email.trim().toLowerCase();
+      const email = normalizeEmail(req.email);
       const row = await withTransaction(pool, async (tx) => {
         const code = randomCode(45);
         const inserted = await invitationStore.insert(tx, {

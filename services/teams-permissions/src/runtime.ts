@@ -1,7 +1,8 @@
+import { EmailRequester } from "@vestibule/shared/emails";
 import { RateLimiter } from "@vestibule/shared/rate-limit";
 import type { ServiceContext } from "@vestibule/shared/service";
 import { readTeamsConfig } from "./config.ts";
-import { Mailer } from "./mailer.ts";
+import { TeamsEvents } from "./events.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { PermissionChecker } from "./permission-checker.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
@@ -15,7 +16,7 @@ export interface TeamsRuntime {
   /** Brute-force protection of invitation codes (per account and client IP, shared by the replicas). */
   readonly limiter: RateLimiter;
   /** Asks for e-mails through the outbox, their codes sealed. */
-  readonly mailer: Mailer;
+  readonly mailer: EmailRequester;
 }
 
 const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
@@ -30,7 +31,7 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
       mode: ctx.config.mode,
       ipFailuresPerDay: async (projectId) => (await settings.get(projectId)).ipFailuresPerDay,
     });
-    const mailer = new Mailer(ctx.outbox, ctx.config.masterKeys);
+    const mailer = new EmailRequester(ctx.outbox, ctx.config.masterKeys, TeamsEvents.emailRequested);
     rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter, mailer };
     runtimes.set(ctx, rt);
   }

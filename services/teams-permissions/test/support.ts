@@ -12,13 +12,14 @@ import { TeamService } from "@vestibule/proto/teams_permissions/v1/team_service"
 import { emailService } from "@vestibule/email";
 import { identityService } from "@vestibule/identity";
 import { createPool, type Pool } from "@vestibule/shared/db";
-import { fromConnectError, type KnownError, type StatusError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { teamsPermissionsService } from "../src/server.ts";
+
+export { failure, rpcError, waitFor } from "@vestibule/shared/testing";
 
 const log = createLogger({ service: "test", level: "silent" });
 
@@ -128,24 +129,6 @@ export async function startTeamsStack(opts: { natsUrl?: string; teamsEnv?: Recor
 export const client = (userId: string) => ({ accessType: AccessType.CLIENT, userId });
 export const server = { accessType: AccessType.SERVER, userId: "" };
 
-/** The known or status error an RPC failed with (throws if it did not fail). */
-export async function rpcError(p: Promise<unknown>): Promise<KnownError | StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    const e = fromConnectError(err);
-    if (!e) throw err;
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
-
-/** Code of a known error, or `<status> <text>` of a status error. */
-export async function failure(p: Promise<unknown>): Promise<string> {
-  const e = await rpcError(p);
-  return "code" in e ? e.code : `${e.httpStatus} ${e.message}`;
-}
-
 /** The code in an e-mail's link (`?code=<45>`). */
 export function codeFromMail(mail: MailboxMessage): string {
   const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
@@ -153,19 +136,3 @@ export function codeFromMail(mail: MailboxMessage): string {
   return m[1]!;
 }
 
-export function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try {
-        const v = await fn();
-        if (v !== undefined && v !== false) return resolve(v);
-      } catch (err) {
-        return reject(err);
-      }
-      if (Date.now() > deadline) return reject(new Error("timed out waiting"));
-      setTimeout(tick, intervalMs);
-    };
-    void tick();
-  });
-}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { CurrentUser } from "@vestibule/js";
-import { Alert, Button, CopyField, ErrorAlert, Select, Table, TextField, useAction, useLoad } from "@vestibule/ui";
+import { Alert, ApiKeyTable, Button, CopyField, ErrorAlert, Select, TextField, useAction, useLoad } from "@vestibule/ui";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -25,10 +25,6 @@ export function ApiKeysSection({ user }: { user: CurrentUser }) {
     setTouched(false);
     await keys.reload();
   });
-  const [revoke, revokeState] = useAction(async (id: string) => {
-    await keys.value!.find((k) => k.id === id)!.revoke();
-    await keys.reload();
-  });
   return (
     <div className="vs-stack">
       <h2>API keys</h2>
@@ -37,29 +33,17 @@ export function ApiKeysSection({ user }: { user: CurrentUser }) {
           <CopyField label="New API key" value={created} />
         </Alert>
       ) : null}
-      <ErrorAlert error={keys.error ?? revokeState.error} />
-      <Table
+      <ApiKeyTable
         caption="Your API keys"
-        rows={keys.value ?? []}
-        loadingRows={keys.status === "loading" ? 2 : 0}
-        rowKey={(k) => k.id}
-        empty="No API keys yet."
-        columns={[
-          { key: "d", header: "Description", render: (k) => k.description || "—" },
-          { key: "v", header: "Key", render: (k) => <code className="vs-code">…{k.value.lastFour}</code> },
-          { key: "e", header: "Expires", render: (k) => (k.expiresAt ? k.expiresAt.toLocaleDateString() : "Never"), hideOnPhone: true },
-          { key: "s", header: "Status", render: (k) => (k.isValid() ? <span className="vs-badge vs-badge-ok">Active</span> : <span className="vs-badge">{k.whyInvalid() === "expired" ? "Expired" : "Revoked"}</span>) },
-          {
-            key: "a",
-            header: <span className="vs-sr-only">Actions</span>,
-            render: (k) =>
-              k.isValid() ? (
-                <Button small variant="danger" onClick={() => void revoke(k.id)} disabled={revokeState.pending}>
-                  Revoke
-                </Button>
-              ) : null,
-          },
-        ]}
+        keys={keys}
+        loadingRows={2}
+        keyColumns={[{ key: "v", header: "Key", render: (k) => <code className="vs-code">…{k.value.lastFour}</code> }]}
+        expiresHideOnPhone
+        revokeControl={(_k, revoke) => (
+          <Button small variant="danger" onClick={() => void revoke.run()} disabled={revoke.pending}>
+            Revoke
+          </Button>
+        )}
       />
       <form
         className="vs-stack"

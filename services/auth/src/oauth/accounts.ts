@@ -12,8 +12,8 @@ import type { AuthRuntime } from "../runtime.ts";
 import type { ProviderTokens } from "./client.ts";
 import type { ProviderProfile } from "./profiles.ts";
 import type { MergeStrategy, ProviderSettings } from "./settings.ts";
-import { oauthStore, type OAuthAccountRow } from "./store.ts";
-import { createUserWithCredentials } from "../user-creation.ts";
+import { oauthStore, type OAuthAccountRow } from "./store/oauth-store.ts";
+import { createUserWithCredentials } from "../users/user-creation.ts";
 
 export interface CallbackIdentity {
   readonly provider: ProviderSettings;

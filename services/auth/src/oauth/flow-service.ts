@@ -16,11 +16,11 @@ import { fromConnectError, KnownError, knownError, statusError, StatusError } fr
 import { isUuid } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { isRedirectUrlTrusted } from "../domain/redirect.ts";
-import { requireSecondFactor } from "../second-factor.ts";
+import { requireSecondFactor } from "../mfa/second-factor.ts";
 import type { CallbackIdentity } from "./accounts.ts";
 import { AUTHORIZATION_CODE_LIFETIME_SECONDS, FLOW_LIFETIME_SECONDS, type OAuthRuntime } from "./runtime.ts";
 import type { ProviderSettings } from "./settings.ts";
-import { oauthStore } from "./store.ts";
+import { oauthStore } from "./store/oauth-store.ts";
 
 /** The outer request a flow remembers (JSON in oauth_flows.data). */
 interface FlowData {

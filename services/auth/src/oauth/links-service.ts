@@ -8,7 +8,7 @@ import { isUuid, newId } from "@vestibule/shared/ids";
 import type { OAuthAccount } from "@vestibule/proto/auth/v1/oauth_service";
 import type { OAuthRuntime } from "./runtime.ts";
 import type { ProviderSettings } from "./settings.ts";
-import { oauthStore, type OAuthAccountRow } from "./store.ts";
+import { oauthStore, type OAuthAccountRow } from "./store/oauth-store.ts";
 
 /** A stored token is handed out while it has at least this long to live. */
 const TOKEN_MARGIN_MS = 60_000;

@@ -10,7 +10,7 @@ import { ConsumedEvents } from "../events.ts";
 import type { AuthRuntime } from "../runtime.ts";
 import { oauthRuntime } from "./runtime.ts";
 import { isProviderType } from "./settings.ts";
-import { oauthStore } from "./store.ts";
+import { oauthStore } from "./store/oauth-store.ts";
 
 export const OAUTH_LINKS_CONSUMER = "auth-oauth-links-user-created";
 

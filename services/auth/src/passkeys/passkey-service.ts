@@ -14,8 +14,8 @@ import { knownError, statusError } from "@vestibule/shared/errors";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import type { AuthSettings } from "../domain/settings.ts";
 import type { AuthRuntime } from "../runtime.ts";
-import { requireSecondFactor } from "../second-factor.ts";
-import { passkeyStore, type PasskeyRow } from "./passkey-store.ts";
+import { requireSecondFactor } from "../mfa/second-factor.ts";
+import { passkeyStore, type PasskeyRow } from "./store/passkey-store.ts";
 import {
   parseResponseJson,
   relyingPartyOf,

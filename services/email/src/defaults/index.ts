@@ -17,9 +17,22 @@ export interface DefaultTheme {
   readonly tsxSource: string;
 }
 
+/**
+ * Both default themes are one source (theme.tsx, light palette); the dark one differs only in its palette line, so an
+ * admin still gets a plain, self-contained TSX file to edit.
+ */
+const LIGHT_PALETTE = 'const palette = { page: "#f5f5f7", card: "#ffffff", text: "#1d1d1f", muted: "#6e6e73" };';
+const DARK_PALETTE = 'const palette = { page: "#111114", card: "#1c1c21", text: "#f5f5f7", muted: "#a1a1a6" };';
+
+function themeSource(palette: string): string {
+  const light = source("theme.tsx");
+  if (!light.includes(LIGHT_PALETTE)) throw new Error("theme.tsx lost its palette line");
+  return light.replace(LIGHT_PALETTE, palette);
+}
+
 export const DEFAULT_THEMES: readonly DefaultTheme[] = [
-  { id: DEFAULT_LIGHT_THEME_ID, displayName: "Default Light", tsxSource: source("theme-light.tsx") },
-  { id: DEFAULT_DARK_THEME_ID, displayName: "Default Dark", tsxSource: source("theme-dark.tsx") },
+  { id: DEFAULT_LIGHT_THEME_ID, displayName: "Default Light", tsxSource: themeSource(LIGHT_PALETTE) },
+  { id: DEFAULT_DARK_THEME_ID, displayName: "Default Dark", tsxSource: themeSource(DARK_PALETTE) },
 ];
 
 export interface DefaultTemplate {

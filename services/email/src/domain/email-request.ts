@@ -1,3 +1,4 @@
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { NOTIFICATION_CATEGORIES, categoryByName } from "./categories.ts";
 
 /** `cancelled`: an admin cancelled it in the outbox before delivery. */
@@ -39,9 +40,7 @@ export interface NewEmail {
 }
 
 /** Addresses are compared and listed lower-cased and trimmed (the mailbox filter is an exact match on that form). */
-export function normalizeAddress(address: string): string {
-  return address.trim().toLowerCase();
-}
+export const normalizeAddress: (address: string) => string = normalizeEmail;
 
 const ADDRESS = /^[^\s@]+@[^\s@]+$/;
 

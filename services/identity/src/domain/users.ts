@@ -3,10 +3,8 @@
  * and the aggregate deltas that keep the metrics tables in step with the users table.
  */
 
-/** E-mails are compared and stored trimmed and lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+/** E-mails are compared and stored trimmed and lower-cased: the one rule, shared with the other services. */
+export { normalizeEmail } from "@vestibule/shared/emails";
 
 /** `""` display names are stored as null. */
 export function normalizeDisplayName(name: string | undefined | null): string | null {

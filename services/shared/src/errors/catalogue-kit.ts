@@ -5,7 +5,7 @@
  * codes the current published SDK added) read in one sitting.
  */
 import { Code } from "@connectrpc/connect";
-import type { AbstractKnownErrorCode } from "./catalogue.ts";
+import type { AbstractKnownErrorCode } from "./catalogue-abstract.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Value types used by details

@@ -6,3 +6,4 @@ export type { EventDefinition, RelayHandle, ReceivedEvent } from "./outbox.ts";
 export { defineEvent, Outbox, startOutboxRelay, consumeEvents, decodeEnvelope, decodePayload } from "./outbox.ts";
 export type { SealedFields } from "./sealed-fields.ts";
 export { defineSealedFields, sealFields, openFields } from "./sealed-fields.ts";
+export { consumeDeletedUsers, deletedUserOf, type DeletedUser } from "./deleted-user.ts";

@@ -109,7 +109,9 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
     }
     if (Date.now() - lastPrune > 3_600_000) {
       lastPrune = Date.now();
-      await pool.query(`DELETE FROM outbox WHERE published_at < now() - interval '1 day'`).catch(() => {});
+      await pool
+        .query(`DELETE FROM outbox WHERE published_at < now() - interval '1 day'`)
+        .catch((err: unknown) => log.warn({ err: (err as Error).message }, "pruning published outbox rows failed; next try in an hour"));
     }
     return published;
   };

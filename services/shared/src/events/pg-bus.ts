@@ -31,7 +31,8 @@ export class PgBus implements EventBus {
     private readonly retentionHours = 24 * 7,
   ) {
     this.pool = new pg.Pool({ connectionString, max: 4, application_name: "vestibule-bus" });
-    this.pool.on("error", () => {});
+    // An idle connection that fails is replaced by the pool; say so instead of crashing or staying silent (issue 22).
+    this.pool.on("error", (err) => this.log.warn({ err: err.message }, "embedded bus: an idle database connection failed; the pool replaces it"));
     this.initialised = this.init();
     this.initialised.catch((err) => this.log.error({ err: (err as Error).message }, "embedded bus failed to start"));
   }
@@ -77,7 +78,7 @@ export class PgBus implements EventBus {
       if (this.closed) return;
       // Connection lost: wake everyone (they poll anyway) and listen again.
       this.wakeAll();
-      setTimeout(() => void this.listen().catch(() => {}), 1000);
+      setTimeout(() => void this.listen().catch((err: unknown) => this.log.warn({ err: (err as Error).message }, "embedded bus: listening again failed; consumers keep polling")), 1000);
     });
     client.on("notification", () => this.wakeAll());
     await client.connect();
@@ -92,7 +93,7 @@ export class PgBus implements EventBus {
   private async prune(): Promise<void> {
     await this.pool
       .query(`DELETE FROM vestibule_bus.events WHERE created_at < now() - make_interval(hours => $1)`, [this.retentionHours])
-      .catch(() => {});
+      .catch((err: unknown) => this.log.warn({ err: (err as Error).message }, "embedded bus: pruning old events failed; next try in an hour"));
   }
 
   async publish(msg: { id: string; subject: string; data: Uint8Array; requestId?: string }): Promise<void> {

@@ -1,5 +1,5 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { EmailRequestedSchema } from "@vestibule/proto/auth/v1/events";
+import { EmailRequestedSchema } from "@vestibule/proto/email/v1/email_requested";
 import { describe, expect, it } from "vitest";
 import { masterKeys, readConfig } from "../config/index.ts";
 import { generateMasterKeyEntry, PayloadOpenError, PayloadSealer } from "../secrets/index.ts";

@@ -148,3 +148,4 @@ export class TcpProxy {
 
 export { extractCode, waitForMail, type MailboxLister, type WaitForMailOptions } from "./mailbox.ts";
 export { allStrings, timed } from "./exhaustive.ts";
+export { failure, rpcError, waitFor } from "./rpc.ts";

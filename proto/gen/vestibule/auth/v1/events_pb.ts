@@ -10,14 +10,17 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/auth/v1/events.proto.
  */
 export const file_vestibule_auth_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxIs8BCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJEhYKDnNlYWxlZF9jb250ZW50GAogASgMIjQKEVNpZ25pbmdLZXlSb3RhdGVkEhIKCnByb2plY3RfaWQYASABKAkSCwoDa2lkGAIgASgJIkkKDlNlc3Npb25SZXZva2VkEhIKCnByb2plY3RfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJIkgKDUFwaUtleVVwZGF0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJEg8KB3Jldm9rZWQYAyABKAgiNwoNQXBpS2V5RGVsZXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw");
+  fileDesc("Ch52ZXN0aWJ1bGUvYXV0aC92MS9ldmVudHMucHJvdG8SEXZlc3RpYnVsZS5hdXRoLnYxItMBCg5FbWFpbFJlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEgoKAnRvGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDAoEaHRtbBgEIAEoCRIMCgR0ZXh0GAUgASgJEh0KFW5vdGlmaWNhdGlvbl9jYXRlZ29yeRgGIAEoCRIQCgh0ZW1wbGF0ZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEhYKDnZhcmlhYmxlc19qc29uGAkgASgJEhYKDnNlYWxlZF9jb250ZW50GAogASgMOgIYASI0ChFTaWduaW5nS2V5Um90YXRlZBISCgpwcm9qZWN0X2lkGAEgASgJEgsKA2tpZBgCIAEoCSJJCg5TZXNzaW9uUmV2b2tlZBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCSJICg1BcGlLZXlVcGRhdGVkEhIKCnByb2plY3RfaWQYASABKAkSEgoKYXBpX2tleV9pZBgCIAEoCRIPCgdyZXZva2VkGAMgASgIIjcKDUFwaUtleURlbGV0ZWQSEgoKcHJvamVjdF9pZBgBIAEoCRISCgphcGlfa2V5X2lkGAIgASgJYgZwcm90bzM");
 
 /**
  * auth.email.requested.v1: an e-mail the auth service wants sent (verification, password reset, magic link).
  * The e-mail service renders, records and delivers it. Other producers (teams_permissions.email.requested.v1) publish
  * the same wire shape.
+ * Deprecated: the one shared message is vestibule.email.v1.EmailRequested (same field names and numbers, so the
+ * bytes on the bus are unchanged); kept so that `buf breaking` stays green. New code must not use it.
  *
  * @generated from message vestibule.auth.v1.EmailRequested
+ * @deprecated
  */
 export type EmailRequested = Message<"vestibule.auth.v1.EmailRequested"> & {
   /**
@@ -91,6 +94,7 @@ export type EmailRequested = Message<"vestibule.auth.v1.EmailRequested"> & {
 /**
  * Describes the message vestibule.auth.v1.EmailRequested.
  * Use `create(EmailRequestedSchema)` to create a new message.
+ * @deprecated
  */
 export const EmailRequestedSchema: GenMessage<EmailRequested> = /*@__PURE__*/
   messageDesc(file_vestibule_auth_v1_events, 0);
