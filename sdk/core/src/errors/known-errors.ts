@@ -37,7 +37,9 @@ export class KnownError extends StatusError {
 
   constructor(code: ConcreteKnownErrorCode, message?: string, details?: KnownErrorDetails) {
     const data = KNOWN_ERROR_DATA[code];
-    const text = message ?? data.message ?? data.doc ?? code;
+    // No message from the server and no fixed one (the catalogue's docs stay out of the bundle that every sign-in page
+    // loads): the code itself says what happened.
+    const text = message ?? data.message ?? code;
     super(data.status, text);
     this.name = `KnownError<${code}>`;
     this.errorCode = code;
