@@ -1,9 +1,9 @@
-import pg from "pg";
 import type { Pool } from "@vestibule/shared/db";
 import { fromConnectError, isKnownError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import type { Logger } from "@vestibule/shared/log";
 import type { SecretBox } from "@vestibule/shared/secrets";
+import { ClaimPump } from "@vestibule/shared/queue";
 import { openBody } from "./bodies.ts";
 import type { EmailConfig } from "./config.ts";
 import type { ProjectSettingsCache } from "./project-settings.ts";
@@ -71,111 +71,37 @@ export function targetOf(settings: ProjectEmailSettings, shared: SharedSender | 
  * attempt's error is kept on the row. Bodies and passwords are never logged.
  */
 export class DeliveryQueue {
-  private readonly inFlight = new Map<string, number>();
-  private running = 0;
-  private pumping = false;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private listener: pg.Client | undefined;
-  private readonly idle = new Set<() => void>();
+  private readonly pump: ClaimPump<ClaimedEmail>;
 
-  constructor(private readonly deps: DeliveryDeps) {}
+  constructor(private readonly deps: DeliveryDeps) {
+    const { config } = deps;
+    const leaseSeconds = (3 * config.smtpTimeoutMs + 30_000) / 1000;
+    this.pump = new ClaimPump<ClaimedEmail>({
+      name: "e-mail queue",
+      channel: "email_queue",
+      connectionString: deps.connectionString,
+      log: deps.log,
+      pollMs: config.pollMs,
+      concurrency: config.sendConcurrency,
+      groupLimit: config.projectConcurrency,
+      claim: (limit, busyProjects) => emailStore.claimDue(deps.pool, { limit, perProject: 1, busyProjects, leaseId: newId(), leaseSeconds }),
+      groupOf: (email) => email.project_id,
+      handle: (email) => this.deliver(email),
+    });
+  }
 
-  async start(): Promise<void> {
-    await this.listen();
-    this.schedule(0);
+  start(): Promise<void> {
+    return this.pump.start();
   }
 
   /** Looks for due e-mails now (e.g. right after queueing one in this process). */
   kick(): void {
-    this.schedule(0);
+    this.pump.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.listener?.end().catch(() => {});
-    this.listener = undefined;
-    // In-flight deliveries finish (each bounded by the SMTP timeouts); their leases would cover a crash anyway.
-    if (this.running > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
-  }
-
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.deps.connectionString });
-    client.on("error", (err) => {
-      this.deps.log.warn({ err }, "e-mail queue listener lost its connection; polling until it is back");
-      if (this.listener === client) this.listener = undefined;
-      client.end().catch(() => {});
-      setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
-    });
-    client.on("notification", () => this.schedule(0));
-    try {
-      await client.connect();
-      await client.query("LISTEN email_queue");
-      this.listener = client;
-    } catch (err) {
-      this.deps.log.warn({ err }, "e-mail queue listener could not connect; polling");
-      await client.end().catch(() => {});
-      setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
-    }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.pump();
-    }, delayMs);
-  }
-
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        await this.fill();
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      this.deps.log.warn({ err }, "claiming queued e-mails failed; retrying");
-    } finally {
-      this.pumping = false;
-      this.schedule(this.deps.config.pollMs);
-    }
-  }
-
-  private async fill(): Promise<void> {
-    const { config } = this.deps;
-    const leaseSeconds = (3 * config.smtpTimeoutMs + 30_000) / 1000;
-    while (!this.stopped && this.running < config.sendConcurrency) {
-      const busy = [...this.inFlight].filter(([, n]) => n >= config.projectConcurrency).map(([p]) => p);
-      const claimed = await emailStore.claimDue(this.deps.pool, {
-        limit: config.sendConcurrency - this.running,
-        perProject: 1,
-        busyProjects: busy,
-        leaseId: newId(),
-        leaseSeconds,
-      });
-      if (claimed.length === 0) return;
-      for (const email of claimed) {
-        this.running++;
-        this.inFlight.set(email.project_id, (this.inFlight.get(email.project_id) ?? 0) + 1);
-        void this.deliver(email).finally(() => {
-          this.running--;
-          const n = (this.inFlight.get(email.project_id) ?? 1) - 1;
-          if (n > 0) this.inFlight.set(email.project_id, n);
-          else this.inFlight.delete(email.project_id);
-          if (this.running === 0) for (const resolve of this.idle) resolve();
-          this.schedule(0);
-        });
-      }
-    }
+  /** In-flight deliveries finish (each bounded by the SMTP timeouts); their leases would cover a crash anyway. */
+  stop(): Promise<void> {
+    return this.pump.stop();
   }
 
   private async deliver(email: ClaimedEmail): Promise<void> {

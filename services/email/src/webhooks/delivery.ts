@@ -1,9 +1,9 @@
 import type { BlockList } from "node:net";
-import pg from "pg";
 import type { Pool } from "@vestibule/shared/db";
 import { newId } from "@vestibule/shared/ids";
 import type { Logger } from "@vestibule/shared/log";
 import type { SecretBox } from "@vestibule/shared/secrets";
+import { ClaimPump } from "@vestibule/shared/queue";
 import { retryDelayAfter, type WebhookConfig } from "./config.ts";
 import { postWebhook } from "./sender.ts";
 import { openSecret, signedHeaders } from "./signing.ts";
@@ -31,21 +31,31 @@ export interface WebhookDeliveryDeps {
  * Also prunes attempts and finished messages past the retention.
  */
 export class WebhookDelivery {
-  private readonly inFlight = new Map<string, number>();
-  private running = 0;
-  private pumping = false;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly pump: ClaimPump<MessageRow>;
   private pruneTimer: NodeJS.Timeout | undefined;
-  private listener: pg.Client | undefined;
-  private readonly idle = new Set<() => void>();
 
-  constructor(private readonly deps: WebhookDeliveryDeps) {}
+  constructor(private readonly deps: WebhookDeliveryDeps) {
+    const { config, pool } = deps;
+    this.pump = new ClaimPump<MessageRow>({
+      name: "webhook queue",
+      channel: "webhook_queue",
+      connectionString: deps.connectionString,
+      log: deps.log,
+      pollMs: config.pollMs,
+      concurrency: config.concurrency,
+      groupLimit: config.endpointConcurrency,
+      claim: (limit, busyEndpoints) => webhookStore.claimDue(pool, { limit, perEndpoint: config.endpointConcurrency, busyEndpoints, leaseMs: config.leaseMs }),
+      groupOf: (message) => message.endpoint_id,
+      // Over this replica's per-endpoint limit: give the claim back now rather than at the lease's end.
+      release: async (message) => {
+        await pool.query(`UPDATE webhook_messages SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1`, [message.id]);
+      },
+      handle: (message) => this.deliver(message),
+    });
+  }
 
   async start(): Promise<void> {
-    await this.listen();
-    this.schedule(0);
+    await this.pump.start();
     const prune = () => {
       webhookStore
         .prune(this.deps.pool, this.deps.config.retentionDays)
@@ -58,101 +68,12 @@ export class WebhookDelivery {
   }
 
   kick(): void {
-    this.schedule(0);
+    this.pump.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
-    await this.listener?.end().catch(() => {});
-    this.listener = undefined;
-    if (this.running > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
-  }
-
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.deps.connectionString });
-    const retry = () => setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
-    client.on("error", (err) => {
-      this.deps.log.warn({ err }, "webhook queue listener lost its connection; polling until it is back");
-      if (this.listener === client) this.listener = undefined;
-      client.end().catch(() => {});
-      retry();
-    });
-    client.on("notification", () => this.schedule(0));
-    try {
-      await client.connect();
-      await client.query("LISTEN webhook_queue");
-      this.listener = client;
-    } catch (err) {
-      this.deps.log.warn({ err }, "webhook queue listener could not connect; polling");
-      await client.end().catch(() => {});
-      retry();
-    }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.pump();
-    }, delayMs);
-  }
-
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        await this.fill();
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      this.deps.log.warn({ err }, "claiming webhook messages failed; retrying");
-    } finally {
-      this.pumping = false;
-      this.schedule(this.deps.config.pollMs);
-    }
-  }
-
-  private async fill(): Promise<void> {
-    const { config } = this.deps;
-    while (!this.stopped && this.running < config.concurrency) {
-      const busy = [...this.inFlight].filter(([, n]) => n >= config.endpointConcurrency).map(([e]) => e);
-      const claimed = await webhookStore.claimDue(this.deps.pool, {
-        limit: config.concurrency - this.running,
-        perEndpoint: config.endpointConcurrency,
-        busyEndpoints: busy,
-        leaseMs: config.leaseMs,
-      });
-      if (claimed.length === 0) return;
-      let taken = 0;
-      for (const message of claimed) {
-        const n = this.inFlight.get(message.endpoint_id) ?? 0;
-        if (n >= config.endpointConcurrency) {
-          // Over this replica's per-endpoint limit: give the claim back now rather than at the lease's end.
-          await this.deps.pool.query(`UPDATE webhook_messages SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1`, [message.id]);
-          continue;
-        }
-        taken++;
-        this.running++;
-        this.inFlight.set(message.endpoint_id, n + 1);
-        void this.deliver(message).finally(() => {
-          this.running--;
-          const left = (this.inFlight.get(message.endpoint_id) ?? 1) - 1;
-          if (left > 0) this.inFlight.set(message.endpoint_id, left);
-          else this.inFlight.delete(message.endpoint_id);
-          if (this.running === 0) for (const resolve of this.idle) resolve();
-          this.schedule(0);
-        });
-      }
-      if (taken === 0) return;
-    }
+    await this.pump.stop();
   }
 
   /** Every secret a delivery is signed with: the current one, and the previous one during its overlap window. */
