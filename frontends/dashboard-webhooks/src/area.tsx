@@ -31,20 +31,8 @@ interface Attempt {
   trigger: string;
 }
 
-const EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-];
-
-function EndpointForm({ initial, onSave, saving, submitLabel }: { initial?: Endpoint; onSave: (e: { url: string; description: string; event_types: string[] }) => void; saving: boolean; submitLabel: string }) {
+/** `eventTypes`: what endpoints can subscribe to, as the API lists it (`/internal/webhooks/event-types`). */
+function EndpointForm({ initial, eventTypes, onSave, saving, submitLabel }: { initial?: Endpoint; eventTypes: readonly string[]; onSave: (e: { url: string; description: string; event_types: string[] }) => void; saving: boolean; submitLabel: string }) {
   const [url, setUrl] = useState(initial?.url ?? "");
   const [description, setDescription] = useState(initial?.description ?? "");
   const [all, setAll] = useState((initial?.event_types.length ?? 0) === 0);
@@ -71,7 +59,7 @@ function EndpointForm({ initial, onSave, saving, submitLabel }: { initial?: Endp
         <fieldset className="vs-stack" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="vs-label">Event types</legend>
           <div className="vs-grid-2">
-            {EVENT_TYPES.map((t) => (
+            {eventTypes.map((t) => (
               <Switch key={t} label={t} checked={types.includes(t)} onChange={(on) => setTypes(on ? [...types, t] : types.filter((x) => x !== t))} />
             ))}
           </div>
@@ -93,6 +81,7 @@ export default function WebhooksArea({ adminApp }: AreaProps) {
   const token = portal.value?.token;
   const api = <T,>(path: string, init: { method?: string; body?: unknown; query?: Record<string, string | number | undefined> } = {}) => adminApp.webhooksApi<T>(token!, path, init);
   const endpoints = useLoad(async () => (token ? (await api<{ items: Endpoint[] }>("/endpoints")).items : undefined), [adminApp, token]);
+  const eventTypes = useLoad(async () => (token ? (await api<{ items: { id: string }[] }>("/event-types")).items.map((t) => t.id) : []), [adminApp, token]).value ?? [];
   const [filters, setFilters] = useState({ endpoint_id: "", status: "", event_type: "" });
   const attempts = useLoad(
     async () => (token ? (await api<{ items: Attempt[] }>("/attempts", { query: { limit: 100, endpoint_id: filters.endpoint_id || undefined, status: filters.status || undefined, event_type: filters.event_type || undefined } })).items : undefined),
@@ -226,7 +215,7 @@ export default function WebhooksArea({ adminApp }: AreaProps) {
       {editing && list.find((e) => e.id === editing) ? (
         <Card>
           <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Edit endpoint</h2>
-          <EndpointForm initial={list.find((e) => e.id === editing)} saving={saveState.pending} submitLabel="Save endpoint" onSave={(e) => void save(editing, e)} />
+          <EndpointForm initial={list.find((e) => e.id === editing)} eventTypes={eventTypes} saving={saveState.pending} submitLabel="Save endpoint" onSave={(e) => void save(editing, e)} />
           <div className="vs-grid-2" style={{ alignItems: "end", marginTop: 12 }}>
             <TextField label="Replay messages since" type="datetime-local" value={since} onChange={setSince} />
             <div>
@@ -240,7 +229,7 @@ export default function WebhooksArea({ adminApp }: AreaProps) {
       <Card>
         <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Add an endpoint</h2>
         <ErrorAlert error={createState.error} />
-        <EndpointForm key={list.length} saving={createState.pending} submitLabel="Add endpoint" onSave={(e) => void create(e)} />
+        <EndpointForm key={list.length} eventTypes={eventTypes} saving={createState.pending} submitLabel="Add endpoint" onSave={(e) => void create(e)} />
       </Card>
       <h2 style={{ margin: 0, fontSize: "1.25rem" }}>Delivery attempts</h2>
       <div className="vs-grid-2">
@@ -264,7 +253,7 @@ export default function WebhooksArea({ adminApp }: AreaProps) {
           label="Event type"
           value={filters.event_type}
           onChange={(v) => setFilters({ ...filters, event_type: v })}
-          options={[{ value: "", label: "Any event type" }, ...[...EVENT_TYPES, "test.event"].map((t) => ({ value: t, label: t }))]}
+          options={[{ value: "", label: "Any event type" }, ...[...eventTypes, "test.event"].map((t) => ({ value: t, label: t }))]}
         />
         <div style={{ alignSelf: "end" }}>
           <Button onClick={() => void attempts.reload()}>Refresh</Button>

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import type { WebhookAttempt, WebhookEndpoint, WebhookMessage } from "@vestibule/proto/email/v1/webhook_service";
 import { statusError } from "@vestibule/shared/errors";
+import { WEBHOOK_EVENT_TYPES } from "@vestibule/shared/views";
 import { Obj, OneOf, Optional, QueryInteger, Uuid } from "../../validation/index.ts";
 import { defineRoute, type RouteContext, type RouteSchemas } from "../route.ts";
 import type { RequestAuth } from "../../auth/request-auth.ts";
@@ -14,18 +15,7 @@ import type { RequestAuth } from "../../auth/request-auth.ts";
 const tags = ["Webhooks"];
 export const PORTAL_TOKEN_HEADER = "x-vestibule-webhook-portal-token";
 
-const EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-] as const;
+const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 /** The project of a webhook page request: the admin's, else the portal token's. */
 async function webhookProject(ctx: RouteContext<RouteSchemas, RequestAuth | null>): Promise<string> {

@@ -14,26 +14,14 @@ import {
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
 import type { PoolClient } from "@vestibule/shared/db";
 import { defineEvent, type EventDefinition } from "@vestibule/shared/events";
-import { serverTeamView, serverUserView, type UserViewProject } from "@vestibule/shared/views";
+import { WEBHOOK_EVENT_TYPES, serverTeamView, serverUserView, type UserViewProject, type WebhookEventType } from "@vestibule/shared/views";
 import { webhookStore } from "./store.ts";
 
 /**
  * The published Stack webhook events (stack-shared `interface/webhooks.ts`): `{type, data}` with data in the REST
  * API's server-view shapes. `test.event` is what "send test event" delivers.
  */
-export const WEBHOOK_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 export const TEST_EVENT_TYPE = "test.event";
 
 export interface WebhookEvent {

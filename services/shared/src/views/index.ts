@@ -96,3 +96,4 @@ export function serverTeamView(t: Team): Record<string, unknown> {
   };
 }
 
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-events.ts";
