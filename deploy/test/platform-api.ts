@@ -23,11 +23,11 @@ export function demoHeaders(tp: TestPlatform, access: Access): Record<string, st
   return h;
 }
 
-/** A call to the platform's gateway as the demo project (`path` below /api/v1), with the body as JSON. */
-export async function callDemo(tp: TestPlatform, method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> {
+/** A call to the platform's gateway (`path` below /api/v1) with these headers and the body as JSON. */
+export async function callPlatform(tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ApiAnswer> {
   const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
     method,
-    headers: { ...demoHeaders(tp, access), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -38,4 +38,9 @@ export async function callDemo(tp: TestPlatform, method: string, path: string, a
     json = undefined;
   }
   return { status: res.status, json, text, code: res.headers.get("x-stack-known-error") };
+}
+
+/** A call to the platform's gateway as the demo project (`path` below /api/v1), with the body as JSON. */
+export function callDemo(tp: TestPlatform, method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> {
+  return callPlatform(tp, method, path, demoHeaders(tp, access), body);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ProjectKeys as DevKeys } from "../../../deploy/src/bootstrap.ts";
 import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { callPlatform, type ApiAnswer } from "../../../deploy/test/platform-api.ts";
 
 /**
  * Principals on a running test platform (deploy/src/test-platform.ts) for the security suites: project keys, users
@@ -32,27 +33,10 @@ export function keyHeaders(k: Keys, type: AccessType): Record<string, string> {
   return h;
 }
 
-export interface Reply {
-  readonly status: number;
-  readonly code: string | null;
-  readonly text: string;
-  readonly json: any;
-}
+export type Reply = ApiAnswer;
 
-export async function api(tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, code: res.headers.get("x-stack-known-error"), text, json };
+export function api(tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+  return callPlatform(tp, method, path, headers, body);
 }
 
 export async function ok(reply: Promise<Reply>, what: string): Promise<any> {
