@@ -16,12 +16,34 @@ describe("CSP of the pages (issue 18)", () => {
     const csp = contentSecurityPolicy({ html: HTML, apiUrl: "https://api.example.com/ignored/path", production: true });
     expect(csp).toBe(
       "default-src 'self'; script-src 'self' 'sha256-zTSXYZ/r74pY7Te+wyYtgDRsO/hpzo1oFZH8wmJQwSA='; style-src 'self' 'unsafe-inline'; " +
-        "img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self' https://api.example.com; object-src 'none'; " +
+        "img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self' https://api.example.com; frame-src 'self'; " +
+        "object-src 'none'; " +
         "base-uri 'self'; frame-ancestors 'none'",
     );
     const scriptSrc = csp.split("; ").find((d) => d.startsWith("script-src "))!;
     expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     expect(contentSecurityPolicy({ html: HTML, apiUrl: "javascript:alert(1)" })).toContain("connect-src 'self';");
+  });
+});
+
+describe("CSP sources of remotes and Stripe.js", () => {
+  const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `)) ?? "";
+
+  it("lets remotes placed on other servers by the run-time manifest load, and only those", () => {
+    const csp = contentSecurityPolicy({ html: "", remoteEntries: ["/handler/mf-manifest.json", "http://127.0.0.1:9123/users/mf-manifest.json"] });
+    expect(directive(csp, "script-src")).toBe("script-src 'self' http://127.0.0.1:9123");
+    expect(directive(csp, "connect-src")).toBe("connect-src 'self' http://127.0.0.1:9123");
+  });
+
+  it("allows Stripe.js: the real one with Stripe's API and frames, the local stand-in with its own server", () => {
+    const real = contentSecurityPolicy({ html: "", stripeJsUrl: "https://js.stripe.com/v3" });
+    expect(directive(real, "script-src")).toBe("script-src 'self' https://js.stripe.com");
+    expect(directive(real, "connect-src")).toBe("connect-src 'self' https://api.stripe.com");
+    expect(directive(real, "frame-src")).toBe("frame-src 'self' https://js.stripe.com https://hooks.stripe.com");
+    const local = contentSecurityPolicy({ html: "", stripeJsUrl: "http://localhost:8118/v3" });
+    expect(directive(local, "script-src")).toBe("script-src 'self' http://localhost:8118");
+    expect(directive(local, "connect-src")).toBe("connect-src 'self' http://localhost:8118");
+    expect(contentSecurityPolicy({ html: "" })).toContain("frame-src 'self';");
   });
 });
 

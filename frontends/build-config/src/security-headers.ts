@@ -5,8 +5,9 @@
  * production `strict-transport-security` (browsers honour it only over https, where a production deployment serves).
  *
  * HTML pages also get a Content-Security-Policy without `unsafe-inline` or `unsafe-eval` for scripts: scripts come from
- * this origin only (the app's bundles, and the Module Federation remotes it loads, all served here) plus the page's own
- * inline scripts by their SHA-256 hash (the theme script of the HTML template, computed from the file served, so a
+ * this origin (the app's bundles and the Module Federation remotes served here), from the origins of remotes that the
+ * run-time manifest places on other servers, and from Stripe.js's origin (js.stripe.com, or the local Stripe server in
+ * development; it also gets requests and frames), plus the page's own inline scripts by their SHA-256 hash (the theme script of the HTML template, computed from the file served, so a
  * rebuilt page keeps working). Styles allow inline (`style` attributes of React components, the template's `<style>`);
  * data requests go to this origin and the gateway (`apiUrl` of /config.json); images may come from anywhere over
  * https (profile pictures, OAuth avatars) and data:/blob: URLs. `frame-ancestors 'none'` (and the older
@@ -48,17 +49,45 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
+export interface PageSecurityOptions {
+  readonly html: string;
+  readonly apiUrl?: string;
+  readonly production?: boolean;
+  /** URLs of remotes' mf-manifest.json (the run-time manifest's entries): their origins may serve scripts. */
+  readonly remoteEntries?: readonly string[];
+  /** Stripe.js's URL (`stripe.jsUrl` of /config.json), when payments are set up. */
+  readonly stripeJsUrl?: string;
+}
+
+/** Distinct origins of absolute http(s) URLs (relative ones are this origin, 'self'). */
+function originsOf(urls: readonly (string | undefined)[]): string[] {
+  return [...new Set(urls.map(originOf).filter((o): o is string => o !== undefined))];
+}
+
+/** Stripe.js loads from its origin and talks to Stripe's API and frames (real Stripe), or to its own server (local). */
+function stripeSources(jsUrl: string | undefined): { script: string[]; connect: string[]; frame: string[] } {
+  const origin = originOf(jsUrl);
+  if (!origin) return { script: [], connect: [], frame: [] };
+  if (origin === "https://js.stripe.com") {
+    return { script: [origin], connect: ["https://api.stripe.com"], frame: [origin, "https://hooks.stripe.com"] };
+  }
+  return { script: [origin], connect: [origin], frame: [origin] };
+}
+
 /** The Content-Security-Policy of an HTML page whose inline scripts are `html`'s. */
-export function contentSecurityPolicy(options: { readonly html: string; readonly apiUrl?: string; readonly production?: boolean }): string {
+export function contentSecurityPolicy(options: PageSecurityOptions): string {
   const api = originOf(options.apiUrl);
+  const remotes = originsOf(options.remoteEntries ?? []);
+  const stripe = stripeSources(options.stripeJsUrl);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", ...inlineScriptHashes(options.html)],
+    "script-src": ["'self'", ...remotes, ...stripe.script, ...inlineScriptHashes(options.html)],
     "style-src": ["'self'", "'unsafe-inline'"],
     // Development also allows http images (the development identity provider's pictures on loopback).
     "img-src": ["'self'", "data:", "blob:", "https:", ...(options.production ? [] : ["http:"])],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'", ...(api ? [api] : [])],
+    "connect-src": ["'self'", ...(api ? [api] : []), ...remotes, ...stripe.connect],
+    "frame-src": ["'self'", ...stripe.frame],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "frame-ancestors": ["'none'"],
@@ -69,6 +98,6 @@ export function contentSecurityPolicy(options: { readonly html: string; readonly
 }
 
 /** The headers of an HTML page. */
-export function pageSecurityHeaders(options: { readonly html: string; readonly apiUrl?: string; readonly production?: boolean }): Record<string, string> {
+export function pageSecurityHeaders(options: PageSecurityOptions): Record<string, string> {
   return { "content-security-policy": contentSecurityPolicy(options), "x-frame-options": "DENY" };
 }

@@ -16,7 +16,7 @@ import { once } from "node:events";
 import { extname, join, normalize, sep } from "node:path";
 import { FRONTEND_APPS, defaultManifest, type FrontendApp, type RuntimeConfig, type RuntimeManifest } from "./apps.ts";
 import { FRONTENDS_DIR } from "./build.ts";
-import { BASE_SECURITY_HEADERS, HSTS_VALUE, pageSecurityHeaders } from "./security-headers.ts";
+import { BASE_SECURITY_HEADERS, HSTS_VALUE, pageSecurityHeaders, type PageSecurityOptions } from "./security-headers.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -86,7 +86,9 @@ function pageHtml(file: string): string {
   return html;
 }
 
-function sendFile(res: http.ServerResponse, file: string, head: boolean, page: { apiUrl?: string; production: boolean }): void {
+type PageOptions = Omit<PageSecurityOptions, "html">;
+
+function sendFile(res: http.ServerResponse, file: string, head: boolean, page: PageOptions): void {
   const ext = extname(file);
   const name = file.slice(file.lastIndexOf(sep) + 1);
   const hashed = /\.[0-9a-f]{8}\.js$/.test(name);
@@ -169,7 +171,12 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
       const root = join(frontendsDir, app.dir, "dist");
       const rel = path.slice(app.mountPath.length - 1);
       const file = rel === "/" || rel === "" ? null : fileUnder(root, rel);
-      const page = { apiUrl: config?.apiUrl, production };
+      const page: PageOptions = {
+        apiUrl: config?.apiUrl,
+        production,
+        remoteEntries: [manifest.handler.entry, ...manifest.areas.map((a) => a.entry)],
+        stripeJsUrl: config?.stripe?.jsUrl,
+      };
       if (file && !file.endsWith(".build-stamp")) return sendFile(res, file, head, page);
       const index = join(root, "index.html");
       // A missing asset (has an extension) is a 404; anything else is a client-side route of the app.
