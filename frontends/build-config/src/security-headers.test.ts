@@ -35,6 +35,11 @@ describe("CSP sources of remotes and Stripe.js", () => {
     expect(directive(csp, "connect-src")).toBe("connect-src 'self' http://127.0.0.1:9123");
   });
 
+  it("lets a standalone area call the gateway its dev-config names", () => {
+    const csp = contentSecurityPolicy({ html: "", apiUrl: "http://localhost:8102", otherApiUrls: ["http://127.0.0.1:8102/", "http://localhost:8102"] });
+    expect(directive(csp, "connect-src")).toBe("connect-src 'self' http://localhost:8102 http://127.0.0.1:8102");
+  });
+
   it("allows Stripe.js: the real one with Stripe's API and frames, the local stand-in with its own server", () => {
     const real = contentSecurityPolicy({ html: "", stripeJsUrl: "https://js.stripe.com/v3" });
     expect(directive(real, "script-src")).toBe("script-src 'self' https://js.stripe.com");

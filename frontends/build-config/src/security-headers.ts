@@ -57,6 +57,8 @@ export interface PageSecurityOptions {
   readonly remoteEntries?: readonly string[];
   /** Stripe.js's URL (`stripe.jsUrl` of /config.json), when payments are set up. */
   readonly stripeJsUrl?: string;
+  /** Other gateways the pages talk to (a standalone area's `dev-config.json` names its own `apiUrl`). */
+  readonly otherApiUrls?: readonly string[];
 }
 
 /** Distinct origins of absolute http(s) URLs (relative ones are this origin, 'self'). */
@@ -86,7 +88,7 @@ export function contentSecurityPolicy(options: PageSecurityOptions): string {
     // Development also allows http images (the development identity provider's pictures on loopback).
     "img-src": ["'self'", "data:", "blob:", "https:", ...(options.production ? [] : ["http:"])],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'", ...(api ? [api] : []), ...remotes, ...stripe.connect],
+    "connect-src": [...new Set(["'self'", ...(api ? [api] : []), ...originsOf(options.otherApiUrls ?? []), ...remotes, ...stripe.connect])],
     "frame-src": ["'self'", ...stripe.frame],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],

@@ -125,6 +125,11 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
   const apps = [...(options.apps ?? FRONTEND_APPS)].sort((a, b) => b.mountPath.length - a.mountPath.length);
   let config = options.config;
   let manifest = options.manifest ?? defaultManifest();
+  // Gateways named by the extra documents (a standalone area's dev-config.json): its pages call them.
+  const documentApiUrls = Object.values(options.documents ?? {}).flatMap((d) => {
+    const apiUrl = (d as { apiUrl?: unknown } | null)?.apiUrl;
+    return typeof apiUrl === "string" ? [apiUrl] : [];
+  });
 
   const server = http.createServer((req, res) => {
     // On every answer, the extra routes' included (they may set more, e.g. their own CSP).
@@ -176,6 +181,7 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
         production,
         remoteEntries: [manifest.handler.entry, ...manifest.areas.map((a) => a.entry)],
         stripeJsUrl: config?.stripe?.jsUrl,
+        otherApiUrls: documentApiUrls,
       };
       if (file && !file.endsWith(".build-stamp")) return sendFile(res, file, head, page);
       const index = join(root, "index.html");

@@ -108,9 +108,10 @@ const ADMIN_WORDING: Readonly<Record<string, (details: Record<string, unknown>) 
 
 /** Codes whose plain sentence is the same for everybody. */
 const EVERYONE_WORDING: Readonly<Record<string, (details: Record<string, unknown>) => string>> = {
-  VERIFICATION_CODE_NOT_FOUND: () => "This link is not valid. It may have been mistyped or already replaced by a newer one.",
-  VERIFICATION_CODE_EXPIRED: () => "This link has expired. Request a new one.",
-  VERIFICATION_CODE_ALREADY_USED: () => "This link has already been used.",
+  // One text for e-mailed links and typed codes: the same error answers both.
+  VERIFICATION_CODE_NOT_FOUND: () => "This code or link is not valid. It may have been mistyped or replaced by a newer one.",
+  VERIFICATION_CODE_EXPIRED: () => "This code or link has expired. Request a new one.",
+  VERIFICATION_CODE_ALREADY_USED: () => "This code or link has already been used.",
   BODY_PARSING_ERROR: () => "This page sent a request the server could not read. Reload the page and try again.",
 };
 

@@ -51,7 +51,8 @@ let principals: Principal[];
 let spareOwned: OwnedProject[];
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ printLevel: "error" });
+  // With the local Stripe server, as `npm start` runs: payments routes answer as configured, not "not configured" (503).
+  tp = await startTestPlatform({ printLevel: "error", stripe: true });
   target = await ownedProject(tp, "Matrix target");
   other = await ownedProject(tp, "Matrix other");
   spareOwned = [await ownedProject(tp, "Spare 1", target.owner), await ownedProject(tp, "Spare 2", target.owner)];

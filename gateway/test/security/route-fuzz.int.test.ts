@@ -31,7 +31,8 @@ let tp: TestPlatform;
 let principals: FuzzPrincipals;
 beforeAll(async () => {
   // Thousands of expected known errors are logged as warnings by the children: print errors only.
-  tp = await startTestPlatform({ printLevel: "error" });
+  // With the local Stripe server, as `npm start` runs: payments routes answer as configured, not "not configured" (503).
+  tp = await startTestPlatform({ printLevel: "error", stripe: true });
   const demo = keysOf(tp.projects.demo);
   const users = await Promise.all([signUp(tp, demo), signUp(tp, demo), anonymousSignUp(tp, demo)]);
   const victim = await ownedProject(tp, "Fuzz victim");
