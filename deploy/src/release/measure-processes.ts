@@ -49,6 +49,12 @@ export interface MeasureOptions {
   readonly frontends?: boolean;
   /** Called while the whole platform runs (after the idle RSS reading), e.g. to make real API calls. */
   readonly whileRunning?: (platform: RunningRelease) => Promise<void>;
+  /**
+   * Starts of each process whose best ready time counts. Default 1. A test on a CI machine that runs other test
+   * files beside it takes the best of several: one start that waited behind another file's burst says nothing about
+   * the process.
+   */
+  readonly startTries?: number;
 }
 
 export interface RunningRelease {
@@ -186,11 +192,18 @@ export async function measureProcesses(options: MeasureOptions = {}): Promise<Pr
     // Normal start without the audit, one process at a time (each gets the machine to itself), then all idle.
     const ready = new Map<MeasuredProcess, number>();
     const byName = new Map<MeasuredProcess, Running>();
+    const tries = Math.max(1, options.startTries ?? 1);
     for (const [i, name] of names.entries()) {
-      const r = launch(name, envOf(i));
-      running.push(r);
-      byName.set(name, r);
-      ready.set(name, await waitReady(name, url(i), r, timeoutMs));
+      let best = Number.POSITIVE_INFINITY;
+      let r: Running | undefined;
+      for (let t = 0; t < tries; t++) {
+        if (r) await stopAll([r]);
+        r = launch(name, envOf(i));
+        best = Math.min(best, await waitReady(name, url(i), r, timeoutMs));
+      }
+      running.push(r!);
+      byName.set(name, r!);
+      ready.set(name, best);
     }
     await sleep(idleMs);
     const rows = names.map((name): ProcessMeasurement => {
