@@ -195,8 +195,15 @@ export class EmailRenderer {
       slot.job = undefined;
       slot.timer = undefined;
       const result = msg.result ?? { error: "no result" };
-      if (typeof result.error === "string") job.reject(renderingError(result.error));
-      else job.resolve({ html: result.html ?? "", text: result.text ?? "", subject: result.subject, notificationCategory: result.notificationCategory });
+      if (typeof result.error === "string") {
+        job.reject(renderingError(result.error));
+        // A template that failed may have left its process near its heap limit (a huge string caught as "Invalid
+        // string length") or in any other state: the next e-mail, maybe another project's, gets a fresh process
+        // rather than one that can die under it.
+        this.fail(slot, result.error);
+        return;
+      }
+      job.resolve({ html: result.html ?? "", text: result.text ?? "", subject: result.subject, notificationCategory: result.notificationCategory });
       this.dispatch();
     });
     proc.on("error", (err: Error) => this.fail(slot, err.message));
