@@ -124,9 +124,10 @@ describe("dashboard: plain sentences, production-mode confirmation, tabs on phon
     await screenshotBothThemes(page, "i21-production-confirm", { phone: true });
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "hidden" });
-    expect(await toggle.isChecked()).toBe(false);
+    await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(false);
     await page.reload();
-    expect(await page.getByRole("switch", { name: /Production mode/ }).isChecked()).toBe(false);
+    await page.getByTestId("production-checks").waitFor();
+    await expect.poll(() => page.getByRole("switch", { name: /Production mode/ }).isChecked(), { timeout: 10_000 }).toBe(false);
     await page.getByRole("switch", { name: /Production mode/ }).click();
     await dialog.getByRole("button", { name: "Switch on anyway" }).click();
     const on = await page
