@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { ownerWithProject } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -40,16 +41,7 @@ afterAll(async () => {
 describe("dashboard: audit log", () => {
   it("shows a write just made in the dashboard, its detail without secrets, filters and exports", async () => {
     const page = await browser.newPage();
-    await page.goto(`${url}/auth/sign-up`);
-    await page.getByLabel("E-mail", { exact: true }).fill(`auditor-${run}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Repeat password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByRole("heading", { name: "Projects" }).waitFor();
-    await page.getByLabel("Project name").fill(`Audit ${run}`);
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
-    const projectPath = new URL(page.url()).pathname;
+    const projectPath = await ownerWithProject(page, url, `auditor-${run}@example.com`, PASSWORD, `Audit ${run}`);
 
     // The write: a key set created in the dashboard (admin access token of the owner).
     await page.goto(`${url}${projectPath}/keys`);

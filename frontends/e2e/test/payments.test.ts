@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { ownerWithProject } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -52,16 +53,7 @@ describe("payments: dashboard area, purchase page, test-mode purchase", () => {
 
   beforeAll(async () => {
     page = await browser.newPage();
-    await page.goto(`${url}/auth/sign-up`);
-    await page.getByLabel("E-mail", { exact: true }).fill(`payments-owner-${run}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Repeat password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByRole("heading", { name: "Projects" }).waitFor();
-    await page.getByLabel("Project name").fill(`Shop ${run}`);
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
-    projectPath = new URL(page.url()).pathname;
+    projectPath = await ownerWithProject(page, url, `payments-owner-${run}@example.com`, PASSWORD, `Shop ${run}`);
     projectId = projectPath.split("/").pop()!;
     // Server keys of the new project, for creating the customer through the API.
     await page.goto(`${url}${projectPath}/keys`);
