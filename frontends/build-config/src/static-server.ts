@@ -125,10 +125,11 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
   const apps = [...(options.apps ?? FRONTEND_APPS)].sort((a, b) => b.mountPath.length - a.mountPath.length);
   let config = options.config;
   let manifest = options.manifest ?? defaultManifest();
-  // Gateways named by the extra documents (a standalone area's dev-config.json): its pages call them.
+  // Servers named by the extra documents (a standalone area's dev-config.json: its gateway, and the platform's
+  // frontends server with the dev mailbox): its pages call them.
   const documentApiUrls = Object.values(options.documents ?? {}).flatMap((d) => {
-    const apiUrl = (d as { apiUrl?: unknown } | null)?.apiUrl;
-    return typeof apiUrl === "string" ? [apiUrl] : [];
+    const doc = d as { apiUrl?: unknown; frontendsOrigin?: unknown } | null;
+    return [doc?.apiUrl, doc?.frontendsOrigin].filter((u): u is string => typeof u === "string");
   });
 
   const server = http.createServer((req, res) => {

@@ -80,6 +80,8 @@ describe("pages under the CSP", () => {
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.waitForURL(/\/handler\/account-settings/);
     await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    // Leave the page first: signed out under it, account settings would redirect to sign-in itself, racing the goto.
+    await page.goto("about:blank");
     await page.context().clearCookies();
     await open(page, "/handler/sign-in");
     await page.getByLabel("E-mail", { exact: true }).fill(email);
