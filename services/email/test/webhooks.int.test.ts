@@ -19,10 +19,16 @@ const teamCreated = defineEvent("teams_permissions.team.created.v1", TeamCreated
 let stack: EmailStack;
 let status = 500;
 const got: { id: string; body: string }[] = [];
+/** Requests to /held wait here until the test answers them. */
+const held: { id: string; answer: () => void }[] = [];
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
+    if (req.url === "/held") {
+      held.push({ id: String(req.headers["webhook-id"]), answer: () => res.writeHead(200).end() });
+      return;
+    }
     got.push({ id: String(req.headers["webhook-id"]), body: Buffer.concat(chunks).toString() });
     res.writeHead(status).end();
   });
@@ -77,4 +83,30 @@ describe("webhooks in the e-mail service", () => {
     await expect(hooks.getWebhookEndpoint({ projectId, endpointId: "nope" })).rejects.toThrow(/Webhook endpoint not found/);
     await expect(hooks.verifyWebhookPortalToken({ token: "whpt_x" })).rejects.toThrow(/invalid or expired/);
   }, 60_000);
+
+  it("a re-send asked for while an attempt is in flight is delivered after that attempt succeeds, not dropped", async () => {
+    const hooks = createServiceClient(WebhookService, { baseUrl: stack.env.VESTIBULE_EMAIL_URL!, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
+    const projectId = await stack.newProject();
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/held`;
+    const { endpoint } = await hooks.createWebhookEndpoint({ projectId, url, description: "", eventTypes: [] });
+    const endpointId = endpoint!.id;
+    const message = async () => (await hooks.listWebhookMessages({ projectId, endpointId, limit: 10 })).messages[0]!;
+    const { messageId } = await hooks.sendTestWebhook({ projectId, endpointId });
+    await waitFor(async () => (held.length === 1 ? true : undefined), 10_000);
+    // While the first attempt waits for its answer: the endpoint is paused (so the re-send cannot be claimed at once,
+    // which is what happens when the deliverer is busy) and the message re-sent.
+    await hooks.updateWebhookEndpoint({ projectId, endpointId, enabled: false });
+    await hooks.resendWebhookMessage({ projectId, messageId });
+    held[0]!.answer();
+    await waitFor(async () => ((await hooks.listWebhookAttempts({ projectId, endpointId, limit: 10 })).attempts.length === 1 ? true : undefined), 10_000);
+    expect((await message()).status).toBe("pending"); // the first attempt's success did not swallow the re-send
+
+    await hooks.updateWebhookEndpoint({ projectId, endpointId, enabled: true });
+    await waitFor(async () => (held.length === 2 ? true : undefined), 10_000);
+    held[1]!.answer();
+    await waitFor(async () => ((await message()).status === "delivered" ? true : undefined), 10_000);
+    expect(held.map((h) => h.id)).toEqual([messageId, messageId]);
+    const { attempts } = await hooks.listWebhookAttempts({ projectId, endpointId, limit: 10 });
+    expect(attempts.map((a) => `${a.succeeded} ${a.trigger}`).sort()).toEqual(["true resend", "true scheduled"]);
+  }, 30_000);
 });

@@ -26,6 +26,7 @@ beforeAll(async () => {
       router.service(ProjectService, {
         async getProject(req) {
           if (req.projectId === "missing") throw knownError("PROJECT_NOT_FOUND", { project_id: "missing" });
+          if (req.projectId.startsWith("long-")) throw knownError("PROJECT_NOT_FOUND", { project_id: req.projectId });
           if (req.projectId === "crash") throw new Error("database password is hunter2");
           if (req.projectId === "slow") await new Promise<void>((r) => (release = r));
           const ctx = currentContext();
@@ -71,6 +72,23 @@ describe("service RPC server", () => {
     expect(crash.code).toBe(Code.Internal);
     expect(crash.message).not.toContain("hunter2");
     expect(fromConnectError(crash)).toBeUndefined();
+  });
+
+  it("carries a known error that echoes a 20,000-character id (HTTP/2 header limits), shortened", async () => {
+    // Unbounded, the message and detail of this error filled ~75 KB of trailers; HTTP/2 reset the stream and the
+    // caller saw the service as down (the gateway answered 503 to the route fuzzer).
+    const client = createServiceClient(ProjectService, { baseUrl, caller: "gateway", secret });
+    const id = `long-${"a".repeat(20_000)}`;
+    const err = await client.getProject({ projectId: id }).catch((e: unknown) => e);
+    expect((err as ConnectError).code).toBe(Code.NotFound);
+    const known = fromConnectError(err) as KnownError;
+    expect(known.code).toBe("PROJECT_NOT_FOUND");
+    const echoed = (known.details as { project_id: string }).project_id;
+    expect(echoed.length).toBeLessThanOrEqual(512);
+    expect(echoed.startsWith("long-aaa") && echoed.includes("…")).toBe(true);
+    expect(known.message.length).toBeLessThanOrEqual(4_096);
+    // The service stays reachable for the next call.
+    expect((await client.getProject({ projectId: "internal" })).project?.id).toBe("internal");
   });
 
   it("answers health checks without credentials", async () => {

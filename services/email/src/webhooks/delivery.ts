@@ -109,12 +109,12 @@ export class WebhookDelivery {
         trigger: message.trigger,
       });
       if (succeeded) {
-        await webhookStore.markDelivered(pool, message.id, endpoint.id);
+        await webhookStore.markDelivered(pool, message, endpoint.id);
         log.info({ ...fields, status: (outcome as { status: number }).status, latency_ms: outcome.latencyMs }, "webhook delivered");
         return;
       }
       const retryIn = retryDelayAfter(this.deps.schedule, message.attempts);
-      const failingSince = await webhookStore.markFailed(pool, message.id, endpoint.id, retryIn);
+      const failingSince = await webhookStore.markFailed(pool, message, endpoint.id, retryIn);
       log.warn({ ...fields, status: "status" in outcome ? outcome.status : 0, error: "error" in outcome ? outcome.error : undefined, retry_in_ms: retryIn }, "webhook delivery failed");
       if (Date.now() - failingSince.getTime() >= config.disableAfterMs) {
         const reason = `Disabled automatically: every delivery failed since ${failingSince.toISOString()}.`;

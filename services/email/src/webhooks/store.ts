@@ -30,6 +30,8 @@ export interface MessageRow {
   attempts: number;
   next_attempt_at: Date;
   trigger: string;
+  /** Re-sends and replays so far; an attempt's outcome is written only if none came while it was in flight. */
+  requeues: number;
   created_at: Date;
 }
 
@@ -177,19 +179,27 @@ export const webhookStore = {
     );
   },
 
-  async markDelivered(db: Queryable, messageId: string, endpointId: string): Promise<void> {
-    await db.query(`UPDATE webhook_messages SET status = 'delivered', delivered_at = now(), trigger = 'scheduled' WHERE id = $1`, [messageId]);
+  /**
+   * The outcome of an attempt of `claimed`. When a re-send or replay came while it was in flight, the message stays
+   * queued for that one (the endpoint's health is still recorded).
+   */
+  async markDelivered(db: Queryable, claimed: Pick<MessageRow, "id" | "requeues">, endpointId: string): Promise<void> {
+    await db.query(`UPDATE webhook_messages SET status = 'delivered', delivered_at = now(), trigger = 'scheduled' WHERE id = $1 AND requeues = $2`, [
+      claimed.id,
+      claimed.requeues,
+    ]);
     await db.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [endpointId]);
   },
 
   /** A failed attempt: retried after `retryInMs`, or `failed` when undefined. Returns since when the endpoint fails. */
-  async markFailed(db: Queryable, messageId: string, endpointId: string, retryInMs: number | undefined): Promise<Date> {
-    if (retryInMs === undefined) await db.query(`UPDATE webhook_messages SET status = 'failed', trigger = 'scheduled' WHERE id = $1`, [messageId]);
-    else {
-      await db.query(`UPDATE webhook_messages SET next_attempt_at = now() + $2 * interval '1 millisecond', trigger = 'scheduled' WHERE id = $1`, [
-        messageId,
-        retryInMs,
-      ]);
+  async markFailed(db: Queryable, claimed: Pick<MessageRow, "id" | "requeues">, endpointId: string, retryInMs: number | undefined): Promise<Date> {
+    if (retryInMs === undefined) {
+      await db.query(`UPDATE webhook_messages SET status = 'failed', trigger = 'scheduled' WHERE id = $1 AND requeues = $2`, [claimed.id, claimed.requeues]);
+    } else {
+      await db.query(
+        `UPDATE webhook_messages SET next_attempt_at = now() + $3 * interval '1 millisecond', trigger = 'scheduled' WHERE id = $1 AND requeues = $2`,
+        [claimed.id, claimed.requeues, retryInMs],
+      );
     }
     const { rows } = await db.query<{ failing_since: Date }>(
       `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, now()) WHERE id = $1 RETURNING failing_since`,
@@ -210,7 +220,7 @@ export const webhookStore = {
   /** Queues one message again now (whatever its state), same webhook-id. */
   async resend(db: Queryable, projectId: string, messageId: string): Promise<boolean> {
     const { rowCount } = await db.query(
-      `UPDATE webhook_messages SET status = 'pending', next_attempt_at = now(), trigger = 'resend' WHERE project_id = $1 AND id = $2`,
+      `UPDATE webhook_messages SET status = 'pending', next_attempt_at = now(), trigger = 'resend', requeues = requeues + 1 WHERE project_id = $1 AND id = $2`,
       [projectId, messageId],
     );
     if (rowCount === 1) await db.query(`SELECT pg_notify('webhook_queue', '')`);
@@ -219,7 +229,7 @@ export const webhookStore = {
 
   async replaySince(db: Queryable, projectId: string, endpointId: string, since: Date): Promise<number> {
     const { rowCount } = await db.query(
-      `UPDATE webhook_messages SET status = 'pending', next_attempt_at = now(), trigger = 'replay'
+      `UPDATE webhook_messages SET status = 'pending', next_attempt_at = now(), trigger = 'replay', requeues = requeues + 1
        WHERE project_id = $1 AND endpoint_id = $2 AND created_at >= $3`,
       [projectId, endpointId, since],
     );

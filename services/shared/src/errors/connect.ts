@@ -75,19 +75,46 @@ export function connectCodeForHttpStatus(status: number): Code {
 }
 
 /**
+ * An error travels in gRPC trailers (`grpc-message`, and the detail base64-encoded in `grpc-status-details-bin`), and
+ * HTTP/2 refuses a header block over 64 KiB by resetting the stream, which the caller sees as the service being down.
+ * Messages and details echo caller input (an id of 20,000 characters in a "not found"), so both are bounded here:
+ * long strings keep their start and end with an ellipsis. Nothing a caller needs is lost: an echo of that size is
+ * never read in full.
+ */
+const MAX_ERROR_TEXT = 4_096;
+const MAX_DETAILS_JSON = 8_192;
+const MAX_DETAIL_STRING = 512;
+
+function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = Math.floor((max - 1) / 2);
+  return `${text.slice(0, keep)}…${text.slice(text.length - keep)}`;
+}
+
+function boundedText(text: string): string {
+  return shortened(text, MAX_ERROR_TEXT);
+}
+
+function boundedDetailsJson(details: unknown): string {
+  if (details === undefined) return "";
+  const json = JSON.stringify(details);
+  if (json.length <= MAX_DETAILS_JSON) return json;
+  const short = JSON.stringify(details, (_key, value: unknown) => (typeof value === "string" ? shortened(value, MAX_DETAIL_STRING) : value));
+  // Still too large (many keys or a huge array): the code and message still say what went wrong.
+  return short.length <= MAX_DETAILS_JSON ? short : "";
+}
+
+/**
  * Converts anything thrown by a handler into the ConnectError to send: known and status errors keep their meaning
  * in a detail, an existing ConnectError passes through, anything else is a bare `Internal error`.
  */
 export function toConnectError(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
   if (isKnownError(err)) {
-    const detail = create(KnownErrorDetailSchema, {
-      code: err.code,
-      message: err.message,
-      detailsJson: err.details === undefined ? "" : JSON.stringify(err.details),
-    });
+    const message = boundedText(err.message);
+    const detail = create(KnownErrorDetailSchema, { code: err.code, message, detailsJson: boundedDetailsJson(err.details) });
     return new ConnectError(
-      err.message,
+      message,
       KNOWN_ERRORS[err.code].connectCode,
       undefined,
       [{ desc: KnownErrorDetailSchema, value: detail }],
@@ -95,9 +122,10 @@ export function toConnectError(err: unknown): ConnectError {
     );
   }
   if (isStatusError(err)) {
-    const detail = create(StatusErrorDetailSchema, { httpStatus: err.httpStatus, message: err.message, retryAfterSeconds: err.retryAfterSeconds ?? 0 });
+    const message = boundedText(err.message);
+    const detail = create(StatusErrorDetailSchema, { httpStatus: err.httpStatus, message, retryAfterSeconds: err.retryAfterSeconds ?? 0 });
     return new ConnectError(
-      err.message,
+      message,
       connectCodeForHttpStatus(err.httpStatus),
       undefined,
       [{ desc: StatusErrorDetailSchema, value: detail }],
