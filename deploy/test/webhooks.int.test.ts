@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as latest from "@stackframe/js";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./fixtures/webhook-receiver.ts";
 import { callDemo, type Access, type ApiAnswer } from "./platform-api.ts";
@@ -239,6 +240,33 @@ describe("webhooks", () => {
     await until("the replayed delivery", () => rx.at("/rotating").length === 4);
     expect(rx.at("/rotating")[3]!.id).toBe(first.json.message_id);
     expect((await call("POST", "/internal/webhooks/messages/msg_nope/resend", "admin", {})).status).toBe(404);
+  }, 60_000);
+
+  it("the published current admin SDK's sendTestWebhook: ok for an endpoint that takes it, the reason when it does not", async () => {
+    const admin = new latest.StackAdminApp({
+      baseUrl: tp.gatewayUrl,
+      projectId: tp.projects.demo.project_id,
+      publishableClientKey: tp.projects.demo.publishable_client_key,
+      secretServerKey: tp.projects.demo.secret_server_key,
+      superSecretAdminKey: tp.projects.demo.super_secret_admin_key,
+      tokenStore: "memory",
+      noAutomaticPrefetch: true,
+    } as never) as unknown as { sendTestWebhook(o: { endpointId: string }): Promise<{ status: "ok" } | { status: "error"; error: { errorMessage: string } }> };
+    const ok = await endpoint("/sdk-test");
+    const before = rx.at("/sdk-test").length;
+    expect(await admin.sendTestWebhook({ endpointId: ok.id })).toEqual({ status: "ok", data: undefined });
+    expect(rx.at("/sdk-test").length).toBe(before + 1); // answered after the delivery, not before
+    expect(rx.at("/sdk-test")[before]!.verified).toBe(true);
+
+    const failing = await endpoint("/sdk-test-500");
+    rx.behave("/sdk-test-500", () => ({ status: 500 }));
+    const refused = await admin.sendTestWebhook({ endpointId: failing.id });
+    expect(refused).toMatchObject({ status: "error", error: { errorMessage: "The endpoint answered with HTTP 500." } });
+    await call("DELETE", `/internal/webhooks/endpoints/${failing.id}`, "admin");
+    // bad input: clear 4xx
+    expect((await call("POST", "/internal/send-test-webhook", "admin", { endpoint_id: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
+    expect((await call("POST", "/internal/send-test-webhook", "admin", {})).status).toBe(400);
+    expect((await call("POST", "/internal/send-test-webhook", "server", { endpoint_id: ok.id })).status).toBe(401);
   }, 60_000);
 
   it("POST /webhooks/svix-token: the token opens the webhook pages of its project, and only those", async () => {

@@ -129,7 +129,9 @@ function castLikeYup(value: unknown, kind: CastKind): unknown {
   switch (kind) {
     case "string": {
       if (typeof value === "string" || Array.isArray(value) || value === null || value === undefined) return value;
-      const text = (value as { toString?: () => unknown }).toString?.();
+      // A JSON object may carry its own "toString" (a number, a string...): only a real method is called.
+      const toString = (value as { toString?: unknown }).toString;
+      const text = typeof toString === "function" ? (toString as () => unknown).call(value) : undefined;
       return typeof text === "string" && text !== "[object Object]" ? text : value;
     }
     case "number": {

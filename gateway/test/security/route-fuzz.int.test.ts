@@ -92,6 +92,14 @@ describe("route fuzzing", () => {
     const many = await send("POST", "/api/v1/team-permission-definitions", { ...json, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": principals.superSecretAdminKey }, JSON.stringify({ id: "x", contained_permission_ids: Array.from({ length: 9_000 }, (_, i) => ({ i })) }));
     expect(known(many)).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
     expect(many.ms).toBeLessThan(MAX_MS * 2);
+    // seed 1838682208: an object with its own "toString" key where a string belongs was a 500 (the cast called it).
+    const shadowed = await send("POST", "/api/v1/users", json, JSON.stringify({ display_name: { toString: 1 } }));
+    expect(known(shadowed)).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
+    // seed 139696817: a 20,000-character id echoed in a service's known error overflowed the RPC's HTTP/2 trailers and
+    // the gateway answered 503 "billing is not reachable".
+    const admin = { ...json, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": principals.superSecretAdminKey };
+    const refund = await send("POST", "/api/latest/internal/payments/transactions/refund", admin, JSON.stringify({ type: "one-time-purchase", id: "a".repeat(20_000) }));
+    expect(known(refund)).toMatchObject({ status: 404, code: "ONE_TIME_PURCHASE_NOT_FOUND" });
     client.close();
   }, 120_000);
 

@@ -295,4 +295,16 @@ export const webhookRoutes = [
       return { json: { success: true } };
     },
   }),
+  defineRoute({
+    method: "POST",
+    path: "/internal/send-test-webhook",
+    summary: "Send a test.event to an endpoint and answer how its first attempt went (the current admin SDK's sendTestWebhook)",
+    tags,
+    access: ["admin"],
+    schemas: { body: Obj({ endpoint_id: Type.String({ minLength: 1, maxLength: 100 }) }) },
+    async handler(ctx) {
+      const r = await ctx.clients.webhooks.sendTestWebhook({ projectId: ctx.auth.projectId, endpointId: ctx.body.endpoint_id, waitForOutcome: true });
+      return { json: r.delivered ? { success: true } : { success: false, error_message: r.errorMessage } };
+    },
+  }),
 ];

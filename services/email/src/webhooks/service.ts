@@ -101,6 +101,20 @@ function nextCursor<T>(rows: T[], limit: number, at: (r: T) => Date, id: (r: T) 
 }
 
 /** WebhookService: endpoints, secrets, test sends, the attempt log, re-sends and replays, portal tokens. */
+/** Waits for the first attempt of a message and says how it went (a test send from the SDK waits for this). */
+async function firstAttemptOutcome(pool: EmailRuntime["ctx"]["pool"], projectId: string, messageId: string, timeoutMs: number): Promise<{ delivered: boolean; errorMessage: string }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [attempt] = await webhookStore.listAttempts(pool, { projectId, messageId, limit: 1 });
+    if (attempt) {
+      if (attempt.succeeded) return { delivered: true, errorMessage: "" };
+      return { delivered: false, errorMessage: attempt.error || `The endpoint answered with HTTP ${attempt.response_status}.` };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { delivered: false, errorMessage: "No attempt finished in time; the test event stays queued and is retried." };
+}
+
 export function createWebhookService(rt: EmailRuntime, wh: WebhookRuntime): ServiceImpl<typeof WebhookService> {
   const { pool, secrets } = rt.ctx;
   const found = (e: EndpointRow | undefined): EndpointRow => {
@@ -166,7 +180,10 @@ export function createWebhookService(rt: EmailRuntime, wh: WebhookRuntime): Serv
         await tx.query(`SELECT pg_notify('webhook_queue', '')`);
       });
       wh.delivery?.kick();
-      return { messageId: webhookMessageId(eventId, endpoint.id) };
+      const messageId = webhookMessageId(eventId, endpoint.id);
+      if (!req.waitForOutcome) return { messageId };
+      if (!endpoint.enabled) return { messageId, delivered: false, errorMessage: "The endpoint is disabled; enable it to send it events." };
+      return { messageId, ...(await firstAttemptOutcome(pool, req.projectId, messageId, wh.config.timeoutMs + 5_000)) };
     },
     async listWebhookAttempts(req) {
       const limit = listLimit(req.limit);
