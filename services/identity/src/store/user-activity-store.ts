@@ -84,26 +84,20 @@ export const userActivityStore = {
   },
 
   async applyAggregateDeltas(db: Queryable, d: AggregateDeltas): Promise<void> {
-    for (const [projectId, day, anon, delta] of d.signUps) {
-      await db.query(
-        `INSERT INTO user_daily_stats (project_id, day, is_anonymous, sign_ups) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (project_id, day, is_anonymous) DO UPDATE SET sign_ups = user_daily_stats.sign_ups + EXCLUDED.sign_ups`,
-        [projectId, day, anon, delta],
-      );
-    }
-    for (const [projectId, country, anon, delta] of d.countries) {
-      await db.query(
-        `INSERT INTO user_country_counts (project_id, country_code, is_anonymous, users) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (project_id, country_code, is_anonymous) DO UPDATE SET users = user_country_counts.users + EXCLUDED.users`,
-        [projectId, country, anon, delta],
-      );
-    }
-    for (const [projectId, method, anon, delta] of d.loginMethods) {
-      await db.query(
-        `INSERT INTO user_login_method_counts (project_id, method, is_anonymous, users) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (project_id, method, is_anonymous) DO UPDATE SET users = user_login_method_counts.users + EXCLUDED.users`,
-        [projectId, method, anon, delta],
-      );
+    // Each counter table: its key column, its counter column and the deltas of both.
+    const counters = [
+      ["user_daily_stats", "day", "sign_ups", d.signUps],
+      ["user_country_counts", "country_code", "users", d.countries],
+      ["user_login_method_counts", "method", "users", d.loginMethods],
+    ] as const;
+    for (const [table, key, counter, deltas] of counters) {
+      for (const [projectId, value, anon, delta] of deltas) {
+        await db.query(
+          `INSERT INTO ${table} (project_id, ${key}, is_anonymous, ${counter}) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (project_id, ${key}, is_anonymous) DO UPDATE SET ${counter} = ${table}.${counter} + EXCLUDED.${counter}`,
+          [projectId, value, anon, delta],
+        );
+      }
     }
   },
 
@@ -126,22 +120,28 @@ export const userActivityStore = {
   },
 
   async countries(db: Queryable, projectId: string, includeAnonymous: boolean): Promise<Array<{ country_code: string; users: number }>> {
-    const { rows } = await db.query<{ country_code: string; users: number }>(
-      `SELECT country_code, sum(users)::int AS users FROM user_country_counts
-        WHERE project_id = $1${includeAnonymous ? "" : " AND NOT is_anonymous"}
-        GROUP BY country_code HAVING sum(users) > 0 ORDER BY users DESC, country_code`,
-      [projectId],
-    );
-    return rows;
+    return counterTotals(db, "user_country_counts", "country_code", "users", projectId, includeAnonymous);
   },
 
   async loginMethods(db: Queryable, projectId: string, includeAnonymous: boolean): Promise<Array<{ method: string; count: number }>> {
-    const { rows } = await db.query<{ method: string; count: number }>(
-      `SELECT method, sum(users)::int AS count FROM user_login_method_counts
-        WHERE project_id = $1${includeAnonymous ? "" : " AND NOT is_anonymous"}
-        GROUP BY method HAVING sum(users) > 0 ORDER BY count DESC, method`,
-      [projectId],
-    );
-    return rows;
+    return counterTotals(db, "user_login_method_counts", "method", "count", projectId, includeAnonymous);
   },
 };
+
+/** A project's non-zero counts of a counter table (users per `key`), largest first; `as` names the count column. */
+async function counterTotals<K extends string, C extends string>(
+  db: Queryable,
+  table: string,
+  key: K,
+  as: C,
+  projectId: string,
+  includeAnonymous: boolean,
+): Promise<Array<Record<K, string> & Record<C, number>>> {
+  const { rows } = await db.query<Record<K, string> & Record<C, number>>(
+    `SELECT ${key}, sum(users)::int AS ${as} FROM ${table}
+      WHERE project_id = $1${includeAnonymous ? "" : " AND NOT is_anonymous"}
+      GROUP BY ${key} HAVING sum(users) > 0 ORDER BY ${as} DESC, ${key}`,
+    [projectId],
+  );
+  return rows;
+}

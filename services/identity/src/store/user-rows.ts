@@ -2,10 +2,9 @@
  * The user row as the API shows it (users plus its primary e-mail channel and last activity), the writable fields,
  * and the one SELECT every user read shares (user-store.ts, user-listing.ts).
  */
-/** One user as the API shows it: the users row plus its primary e-mail channel and last activity. */
-export interface UserRow {
-  readonly id: string;
-  readonly project_id: string;
+
+/** The writable columns of users (everything the API can set). */
+export interface UserFields {
   readonly display_name: string | null;
   readonly profile_image_url: string | null;
   /** JSON texts; null = JSON null. */
@@ -16,24 +15,14 @@ export interface UserRow {
   readonly otp_auth_enabled: boolean;
   readonly passkey_auth_enabled: boolean;
   readonly requires_totp_mfa: boolean;
-  readonly oauth_providers: readonly StoredOAuthProvider[];
   readonly is_anonymous: boolean;
   readonly selected_team_id: string | null;
-  readonly sign_up_method: string;
-  readonly country_code: string | null;
-  readonly risk_score_bot: number;
-  readonly risk_score_free_trial_abuse: number;
   readonly restricted_by_admin: boolean;
   readonly restricted_by_admin_reason: string | null;
   readonly restricted_by_admin_private_details: string | null;
-  readonly signed_up_at_millis: number;
-  readonly last_active_at_millis: number;
-  /** UTC date of sign-up, YYYY-MM-DD. */
-  readonly sign_up_day: string;
-  readonly version: number;
-  readonly primary_email: string | null;
-  readonly primary_email_verified: boolean;
-  readonly primary_email_auth_enabled: boolean;
+  readonly country_code: string | null;
+  readonly risk_score_bot: number;
+  readonly risk_score_free_trial_abuse: number;
 }
 
 export interface StoredOAuthProvider {
@@ -42,32 +31,23 @@ export interface StoredOAuthProvider {
   readonly email: string | null;
 }
 
-/** The writable columns of users (everything the API can set). */
-export interface UserFields {
-  readonly display_name: string | null;
-  readonly profile_image_url: string | null;
-  readonly client_metadata: string | null;
-  readonly client_read_only_metadata: string | null;
-  readonly server_metadata: string | null;
-  readonly has_password: boolean;
-  readonly otp_auth_enabled: boolean;
-  readonly passkey_auth_enabled: boolean;
-  readonly requires_totp_mfa: boolean;
-  readonly is_anonymous: boolean;
-  readonly selected_team_id: string | null;
-  readonly restricted_by_admin: boolean;
-  readonly restricted_by_admin_reason: string | null;
-  readonly restricted_by_admin_private_details: string | null;
-  readonly country_code: string | null;
-  readonly risk_score_bot: number;
-  readonly risk_score_free_trial_abuse: number;
-}
-
 export interface NewUser extends UserFields {
   readonly id: string;
   readonly project_id: string;
   readonly oauth_providers: readonly StoredOAuthProvider[];
   readonly sign_up_method: string;
+}
+
+/** One user as the API shows it: the users row plus its primary e-mail channel and last activity. */
+export interface UserRow extends NewUser {
+  readonly signed_up_at_millis: number;
+  readonly last_active_at_millis: number;
+  /** UTC date of sign-up, YYYY-MM-DD. */
+  readonly sign_up_day: string;
+  readonly version: number;
+  readonly primary_email: string | null;
+  readonly primary_email_verified: boolean;
+  readonly primary_email_auth_enabled: boolean;
 }
 
 /** Users of `source` (a table or a subquery aliased u) with their primary e-mail channel and last activity. */
