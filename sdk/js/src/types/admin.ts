@@ -1,5 +1,9 @@
-/** The admin app's own objects, and the calls of a user of the `internal` project (which hand out admin apps). */
+/**
+ * The admin app's own objects, and the calls of a user of the `internal` project (which hand out admin apps). Here
+ * rather than in admin-app.ts, so that no module needs the admin app for a type.
+ */
 import type { Json } from "../json.ts";
+import type { ProjectConfig } from "./app.ts";
 import type { CurrentUser } from "./users.ts";
 
 /**
@@ -56,16 +60,9 @@ export interface PermissionDefinitionCreateOptions {
   description?: string;
   containedPermissionIds: string[];
 }
-export interface AdminProjectConfig {
-  readonly signUpEnabled: boolean;
-  readonly credentialEnabled: boolean;
-  readonly magicLinkEnabled: boolean;
-  readonly passkeyEnabled: boolean;
-  readonly clientTeamCreationEnabled: boolean;
-  readonly clientUserDeletionEnabled: boolean;
+/** The project's configuration as the admin sees it: the client's view (but its providers) and more. */
+export interface AdminProjectConfig extends Omit<ProjectConfig, "oauthProviders"> {
   readonly allowLocalhost: boolean;
-  readonly allowUserApiKeys: boolean;
-  readonly allowTeamApiKeys: boolean;
   readonly createTeamOnSignUp: boolean;
   readonly oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   readonly oauthProviders: readonly ({ id: string } & Json)[];
