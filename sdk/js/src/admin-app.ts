@@ -4,8 +4,9 @@
  * project transfer, on top of everything the server app does.
  */
 import { ApiClient, KnownErrors, Result, type Session as CoreSession, type TokenPair } from "@vestibule/sdk-core";
-import { currentUserSessions, type OwnedProjectSource } from "./client-app.ts";
+import { currentUserSessions, type OwnedProjectSource } from "./objects/client.ts";
 import type { Json } from "./json.ts";
+import { keyFields } from "./objects/api-keys.ts";
 import { projectUpdateBody } from "./project-body.ts";
 import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretServerKey, defaultSuperSecretAdminKey, resolveBaseUrl } from "./env.ts";
 import { StackServerApp } from "./server-app.ts";
@@ -208,22 +209,12 @@ export class StackAdminApp extends StackServerApp {
   }
 
   private internalApiKeyFrom(json: Json): InternalApiKey | InternalApiKeyFirstView {
-    const expiresAt = json.expires_at_millis == null ? null : new Date(json.expires_at_millis);
-    const manuallyRevokedAt = json.manually_revoked_at_millis == null ? null : new Date(json.manually_revoked_at_millis);
-    const whyInvalid = (): "expired" | "manually-revoked" | null =>
-      manuallyRevokedAt ? "manually-revoked" : expiresAt !== null && expiresAt.getTime() < Date.now() ? "expired" : null;
     const key = (v: unknown) => (v == null ? null : typeof v === "string" ? v : { lastFour: (v as Json).last_four as string });
     return {
-      id: json.id,
-      description: json.description,
-      expiresAt,
-      manuallyRevokedAt,
-      createdAt: new Date(json.created_at_millis),
+      ...keyFields(json, null),
       publishableClientKey: key(json.publishable_client_key),
       secretServerKey: key(json.secret_server_key),
       superSecretAdminKey: key(json.super_secret_admin_key),
-      isValid: () => whyInvalid() === null,
-      whyInvalid,
       revoke: async () => {
         await this.admin(`/internal/api-keys/${json.id}`, { method: "PATCH", body: { revoked: true } });
       },

@@ -1,6 +1,6 @@
 /** JSON → SDK objects (and back) for users, their sessions and passkeys: pure functions, no I/O. */
 import type { Json } from "../json.ts";
-import type { ActiveSession, Passkey, UserUpdateOptions } from "../types.ts";
+import type { ActiveSession, Passkey, ServerUserUpdateOptions, UserUpdateOptions } from "../types.ts";
 
 /** The fields every user object has (client, server and current users), from the wire's user JSON. */
 export function baseUserFields(json: Json) {
@@ -65,5 +65,21 @@ export function userUpdateBody(u: UserUpdateOptions & Json): Json {
     profile_image_url: u.profileImageUrl,
     otp_auth_enabled: u.otpAuthEnabled,
     passkey_auth_enabled: u.passkeyAuthEnabled,
+  };
+}
+
+/** Server user update options → wire body. */
+export function serverUserUpdateBody(u: ServerUserUpdateOptions): Json {
+  return {
+    ...userUpdateBody(u),
+    primary_email: u.primaryEmail,
+    primary_email_verified: u.primaryEmailVerified,
+    primary_email_auth_enabled: u.primaryEmailAuthEnabled,
+    client_read_only_metadata: u.clientReadOnlyMetadata,
+    server_metadata: u.serverMetadata,
+    password: u.password,
+    restricted_by_admin: u.restrictedByAdmin,
+    restricted_by_admin_reason: u.restrictedByAdminReason,
+    restricted_by_admin_private_details: u.restrictedByAdminPrivateDetails,
   };
 }

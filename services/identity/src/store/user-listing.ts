@@ -1,0 +1,265 @@
+/**
+ * Listing users: keyset pages in sign-up or activity order, substring search on two access paths (see SEARCH_SAMPLE),
+ * and the recent-users lists of the metrics page. Part of userStore (user-store.ts).
+ */
+import { createHash } from "node:crypto";
+import { LoadingCache } from "@vestibule/shared/cache";
+import type { Pool, Queryable } from "@vestibule/shared/db";
+import type { SearchPools } from "./search-pools.ts";
+import { SELECT_USER, selectUsers, type UserRow } from "./user-rows.ts";
+import { substringPattern } from "../domain/users.ts";
+
+export interface ListUsersQuery {
+  readonly projectId: string;
+  /** 0 = everything. */
+  readonly limit: number;
+  /** Keyset position of the first user of the page (inclusive). */
+  readonly from?: { readonly signedUpAt: string; readonly id: string };
+  readonly desc: boolean;
+  /** Case-insensitive substring of the display name or of a contact channel value (search_text), if searching. */
+  readonly search?: string;
+  /** A query that is a UUID also matches that user id exactly. */
+  readonly exactId?: string;
+  readonly includeAnonymous: boolean;
+  readonly userIds?: readonly string[];
+  /** Only anonymous users. */
+  readonly onlyAnonymous?: boolean;
+  /**
+   * Leave restricted users out (@vestibule/shared/restriction): admin-restricted ones, and, where the project requires
+   * verified e-mails, those without a verified primary e-mail. Anonymous users are governed by includeAnonymous.
+   */
+  readonly excludeRestricted?: { readonly requireEmailVerification: boolean };
+  /** Listing order: sign-up time (default) or last activity (sign-up time until the user is seen again). */
+  readonly orderBy?: "signed_up_at" | "last_active_at";
+}
+
+/** The sort key of a listing, as an expression on users u. */
+function sortKey(q: ListUsersQuery, alias: string): string {
+  return q.orderBy === "last_active_at"
+    ? `coalesce((SELECT x.last_active_at FROM user_activity x WHERE x.user_id = ${alias}.id), ${alias}.signed_up_at)`
+    : `${alias}.signed_up_at`;
+}
+
+/** Listing users (spread into userStore). */
+export const userListing = {
+  /**
+   * Where a cursor user sits in the listing order (the timestamp as text keeps its microseconds): its sign-up time, or
+   * its last activity for `orderBy` last_active_at.
+   */
+  async position(db: Queryable, projectId: string, userId: string, orderBy?: ListUsersQuery["orderBy"]): Promise<{ signedUpAt: string; id: string } | undefined> {
+    const key = sortKey({ projectId, limit: 0, desc: false, includeAnonymous: true, orderBy }, "u");
+    const { rows } = await db.query<{ signed_up_at: string; id: string }>(
+      `SELECT (${key})::text AS signed_up_at, id FROM users u WHERE project_id = $1 AND id = $2`,
+      [projectId, userId],
+    );
+    return rows[0] ? { signedUpAt: rows[0].signed_up_at, id: rows[0].id } : undefined;
+  },
+
+  /**
+   * A page of users in sign-up order: `limit + 1` rows when there are more (the extra one is the next page's first).
+   * Without a search, one walk of the sign-up index. With one, see SEARCH_SAMPLE.
+   */
+  async list(pool: Pool, q: ListUsersQuery, searchPools?: SearchPools): Promise<UserRow[]> {
+    const page = new PageQuery(q);
+    if (q.search === undefined && q.exactId === undefined) {
+      const { rows } = await pool.query<UserRow>(page.select(`(SELECT * FROM users u WHERE ${page.where()} ${page.order("u")} ${page.limit()}) u`), page.params);
+      return rows;
+    }
+    let ids: string[] = [];
+    if (q.search !== undefined && q.limit === 0) {
+      ids = await searchIds(pool, q, q.search);
+    } else if (q.search !== undefined) {
+      if (!searchPools) throw new Error("a paginated search needs the search pools");
+      let searchPool = searchPools.trigram;
+      const known = searchPaths.peek(searchPathKey(q, q.search));
+      if (known) {
+        searchPool = known === "walk" ? searchPools.walk : searchPools.trigram;
+      } else if (q.exactId === undefined && !looksRare(q.search)) {
+        // Filter the next SEARCH_SAMPLE users in order; execution stops as soon as the page is full.
+        const sample = new PageQuery(q);
+        const text = sample.select(`(SELECT w.* FROM (SELECT * FROM users u WHERE ${sample.where()} ${sample.order("u")} LIMIT ${sample.param(SEARCH_SAMPLE)}) w
+                          WHERE w.search_text LIKE ${sample.param(substringPattern(q.search))} ${sample.order("w")} ${sample.limit()}) u`);
+        const { rows } = await pool.query<UserRow>({ name: statementName("identity_search_sample", text), text, values: sample.params });
+        if (rows.length > q.limit) return rows;
+        // Not full: the whole sample was read and these are all its matches, which tell how common the term is.
+        const path = rows.length >= SEARCH_WALK_MIN_MATCHES ? "walk" : "trigram";
+        searchPaths.set(searchPathKey(q, q.search), path);
+        searchPool = path === "walk" ? searchPools.walk : searchPools.trigram;
+      }
+      // The page itself, in one statement on the pinned connections (unless an id must join the matches).
+      if (q.exactId === undefined) return searchPage(searchPool, q, q.search, searchPool === searchPools.trigram);
+      ids = await searchIds(searchPool, q, q.search, searchPool === searchPools.trigram);
+    }
+    // A query that is a user id also matches that user (when it is in the listing and at or after the cursor).
+    if (q.exactId !== undefined && !ids.includes(q.exactId)) ids.push(q.exactId);
+    if (ids.length === 0) return [];
+    // Looked up by primary key (a walk of the listing filtered by id could read far more rows).
+    const byId = page.param(ids);
+    const { rows } = await pool.query<UserRow>(
+      page.select(`(SELECT u.* FROM unnest(${byId}::uuid[]) AS x(id) JOIN users u ON u.id = x.id
+                    WHERE ${page.where()} ${page.order("u")} ${page.limit()}) u`),
+      page.params,
+    );
+    return rows;
+  },
+
+  /** The most recently signed-up users. */
+  async recentlyRegistered(pool: Pool, projectId: string, includeAnonymous: boolean, limit: number): Promise<UserRow[]> {
+    const rows = await userListing.list(pool, { projectId, limit, desc: true, includeAnonymous });
+    return rows.slice(0, limit);
+  },
+
+  /** The most recently active users (by recorded activity). */
+  async recentlyActive(db: Queryable, projectId: string, includeAnonymous: boolean, limit: number): Promise<UserRow[]> {
+    const { rows } = await db.query<UserRow>(
+      `${SELECT_USER}
+        JOIN (SELECT r.user_id FROM user_activity r JOIN users x ON x.id = r.user_id
+               WHERE r.project_id = $1${includeAnonymous ? "" : " AND NOT x.is_anonymous"}
+               ORDER BY r.last_active_at DESC LIMIT $2) recent ON recent.user_id = u.id
+       ORDER BY a.last_active_at DESC, u.id`,
+      [projectId, limit],
+    );
+    return rows;
+  },
+};
+
+/**
+ * The SQL side of restrictionOf (@vestibule/shared/restriction) for non-anonymous users: not restricted by an admin,
+ * and with a verified primary e-mail where the project requires one.
+ */
+function restrictionConditions(requireEmailVerification: boolean): string[] {
+  const conditions = ["NOT u.restricted_by_admin"];
+  if (requireEmailVerification) {
+    conditions.push("EXISTS (SELECT 1 FROM contact_channels v WHERE v.user_id = u.id AND v.is_primary AND v.is_verified)");
+  }
+  return conditions;
+}
+
+/** Builds the SQL of one listing request: parameters, the listing's conditions, its order and limit. */
+class PageQuery {
+  readonly params: unknown[];
+  private readonly conditions: string[];
+  private readonly dir: "ASC" | "DESC";
+
+  constructor(private readonly q: ListUsersQuery) {
+    this.params = [q.projectId];
+    this.dir = q.desc ? "DESC" : "ASC";
+    this.conditions = ["u.project_id = $1"];
+    if (!q.includeAnonymous) this.conditions.push("NOT u.is_anonymous");
+    if (q.onlyAnonymous) this.conditions.push("u.is_anonymous");
+    if (q.excludeRestricted) this.conditions.push(...restrictionConditions(q.excludeRestricted.requireEmailVerification));
+    if (q.userIds) this.conditions.push(`u.id = ANY(${this.param(q.userIds)}::uuid[])`);
+    // Keyset: the page starts at the cursor user (inclusive).
+    if (q.from) {
+      const at = `${this.param(q.from.signedUpAt)}::timestamptz, ${this.param(q.from.id)}::uuid`;
+      this.conditions.push(`(${sortKey(q, "u")}, u.id) ${q.desc ? "<=" : ">="} (${at})`);
+    }
+  }
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  where(...extra: string[]): string {
+    return [...this.conditions, ...extra].join(" AND ");
+  }
+
+  order(alias: string): string {
+    return `ORDER BY ${sortKey(this.q, alias)} ${this.dir}, ${alias}.id ${this.dir}`;
+  }
+
+  limit(): string {
+    return this.q.limit > 0 ? `LIMIT ${this.param(this.q.limit + 1)}` : "";
+  }
+
+  /**
+   * The page's rows with their primary channel and activity. `source` is the page, a LIMIT subquery aliased u: cut
+   * from users alone (the LIMIT is a fence), so the joins apply to its rows only, even when it comes from sorting
+   * many search matches.
+   */
+  select(source: string): string {
+    return `${selectUsers(source)} ${this.order("u")}`;
+  }
+}
+
+/**
+ * Search access paths. The planner estimates how common a substring is from a histogram, often several times off near
+ * the point where walking the sign-up index and reading the trigram index cost the same (tens of milliseconds either
+ * way at a million users when it picks wrong). So a paginated search first filters the next SEARCH_SAMPLE users in
+ * order, which serves common terms outright (the page fills long before the sample ends) and otherwise measures the
+ * term's frequency; the rest is then searched on connections pinned to one access path (store/search-pools.ts):
+ * - "walk": the sign-up index, filtered, stopping when the page is full; reads about limit / rate rows, sequentially
+ *   (the heap is in sign-up order);
+ * - "trigram": the trigram index finds every match, which are sorted; reads every match (and false positive) at a
+ *   random heap position, roughly 20 times dearer per row.
+ * The two cost the same near rate² = 5 / users (0.22 % at a million users), hence SEARCH_WALK_MIN_MATCHES.
+ */
+const SEARCH_SAMPLE = 5_000;
+const SEARCH_WALK_MIN_MATCHES = 11;
+
+/**
+ * The access path the sample chose for a term, remembered for a while per process (terms do not change frequency from
+ * one minute to the next): the next pages of a search and repeated searches skip the sample. Only a performance hint;
+ * both paths return the same rows.
+ */
+const searchPaths = new LoadingCache<"walk" | "trigram">(() => Promise.reject(new Error("searchPaths is filled with set()")), { ttlMs: 10 * 60_000, maxEntries: 20_000 });
+
+function searchPathKey(q: ListUsersQuery, search: string): string {
+  return `${q.projectId}|${q.includeAnonymous ? 1 : 0}|${q.onlyAnonymous ? 1 : 0}|${q.excludeRestricted ? (q.excludeRestricted.requireEmailVerification ? 2 : 1) : 0}|${q.orderBy ?? ""}|${search.toLowerCase()}`;
+}
+
+/** A name for a prepared statement, derived from its text (one plan per distinct statement and connection). */
+function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * Ids of the matching users from the cursor on (at most limit + 1 when paginated), in listing order. The access path
+ * is the one `pool`'s connections are pinned to (or the planner's choice on the main pool).
+ */
+async function searchIds(pool: Pool, q: ListUsersQuery, search: string, trigram = false): Promise<string[]> {
+  const query = new PageQuery(q);
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT u.id FROM users u WHERE ${query.where(...searchConditions(query, search, trigram))} ${query.order("u")} ${query.limit()}`,
+    query.params,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A page of matching users, rows and all, in one statement on a pool pinned to one access path. Prepared per
+ * connection under a name derived from its text, so the plan is made once (the pinned pools plan generically: the
+ * access path is fixed anyway, and planning would cost more than a millisecond per search).
+ */
+async function searchPage(pool: Pool, q: ListUsersQuery, search: string, trigram: boolean): Promise<UserRow[]> {
+  const page = new PageQuery(q);
+  const conditions = searchConditions(page, search, trigram);
+  const text = page.select(`(SELECT u.* FROM users u WHERE ${page.where(...conditions)} ${page.order("u")} ${page.limit()}) u`);
+  const { rows } = await pool.query<UserRow>({ name: statementName("identity_search", text), text, values: page.params });
+  return rows;
+}
+
+/** The search term's conditions on `u.search_text`, with the trigram index driven by the term's most distinctive part. */
+function searchConditions(query: PageQuery, search: string, trigram: boolean): string[] {
+  const key = trigram ? indexKey(search) : undefined;
+  if (key === undefined) return [`u.search_text LIKE ${query.param(substringPattern(search))}`];
+  // The whole term is checked on the rows found, as an expression the index cannot take (so that the common trigrams
+  // are not looked up).
+  return [`u.search_text LIKE ${query.param(substringPattern(key))}`, `(u.search_text || '') LIKE ${query.param(substringPattern(search))}`];
+}
+
+/** Terms that are certainly rare (e-mail addresses, ids) skip the sample and go straight to the trigram index. */
+function looksRare(query: string): boolean {
+  const at = query.lastIndexOf("@");
+  return (at >= 3 && query.length >= 8) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(query.trim());
+}
+
+/**
+ * The part of an e-mail-like term that drives the trigram index: the local part. Domain trigrams ("gmail.com") occur
+ * in a large share of all rows, and intersecting their posting lists costs more than the rest of the search.
+ */
+function indexKey(query: string): string | undefined {
+  const at = query.lastIndexOf("@");
+  return at >= 3 ? query.slice(0, at) : undefined;
+}
