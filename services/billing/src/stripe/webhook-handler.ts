@@ -60,7 +60,9 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
       case "customer.subscription.updated":
       case "customer.subscription.deleted": {
         const sub = event.data.object as Stripe.Subscription & { current_period_end?: number };
-        const existing = await purchaseStore.purchaseBySubscription(tx, sub.id);
+        // Locked: a refund ending this subscription (it cancels it in Stripe, whose event may arrive before the
+        // refund commits) is read once committed, and its "refunded" status kept.
+        const existing = await purchaseStore.purchaseBySubscription(tx, sub.id, true);
         if (!existing) break;
         const ended = event.type === "customer.subscription.deleted" || sub.status === "canceled";
         await purchaseStore.updateSubscription(tx, existing.id, {
