@@ -18,28 +18,26 @@ interface Payment {
   readonly paymentIntentId: string | null;
   /** The subscription invoice refunded from; null for one-time purchases. */
   readonly invoiceId: string | null;
+  /** Lower-case ISO code of what was paid ("usd"). */
+  readonly currency: string;
 }
 
 const invoiceNotFound = (id: string) => knownError("SUBSCRIPTION_INVOICE_NOT_FOUND", { subscription_invoice_id: id });
 const isMissing = (e: unknown) => (e as { code?: string; statusCode?: number }).code === "resource_missing" || (e as { statusCode?: number }).statusCode === 404;
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
-function usdOnly(currency: string, cents: number): number {
-  if (currency.toLowerCase() !== "usd") throw knownError("SCHEMA_ERROR", { message: `This purchase was paid in ${currency.toUpperCase()}; only USD payments can be refunded with amount_usd` });
-  return cents;
-}
 
 async function paymentOf(rt: BillingRuntime, p: PurchaseRow & { stripe_payment_intent_id: string | null }, invoiceId: string, account: string | undefined): Promise<Payment> {
   const opts = { stripeAccount: account };
   if (p.kind === "one_time") {
-    if (!p.stripe_payment_intent_id) return { paidCents: 0, paymentIntentId: null, invoiceId: null };
+    if (!p.stripe_payment_intent_id) return { paidCents: 0, paymentIntentId: null, invoiceId: null, currency: "usd" };
     const pi = await requireStripe(rt).client.paymentIntents.retrieve(p.stripe_payment_intent_id, {}, opts);
-    return { paidCents: usdOnly(pi.currency, pi.amount_received), paymentIntentId: pi.id, invoiceId: null };
+    return { paidCents: pi.amount_received, paymentIntentId: pi.id, invoiceId: null, currency: pi.currency.toLowerCase() };
   }
   if (!p.stripe_subscription_id) {
     // A granted subscription: nothing was paid, and it has no invoices.
     if (invoiceId) throw invoiceNotFound(invoiceId);
-    return { paidCents: 0, paymentIntentId: null, invoiceId: null };
+    return { paidCents: 0, paymentIntentId: null, invoiceId: null, currency: "usd" };
   }
   const stripe = requireStripe(rt).client;
   let invoice: Stripe.Invoice & { subscription?: string | { id: string } | null; payment_intent?: string | { id: string } | null };
@@ -55,11 +53,11 @@ async function paymentOf(rt: BillingRuntime, p: PurchaseRow & { stripe_payment_i
   } else {
     // Default: the latest paid invoice of the subscription (Stripe lists newest first).
     const latest = (await stripe.invoices.list({ subscription: p.stripe_subscription_id, status: "paid", limit: 1 }, opts)).data[0];
-    if (!latest) return { paidCents: 0, paymentIntentId: null, invoiceId: null };
+    if (!latest) return { paidCents: 0, paymentIntentId: null, invoiceId: null, currency: "usd" };
     invoice = latest;
   }
   const paid = invoice.status === "paid" ? invoice.amount_paid : 0;
-  return { paidCents: usdOnly(invoice.currency, paid), paymentIntentId: idOf(invoice.payment_intent), invoiceId: invoice.id ?? invoiceId };
+  return { paidCents: paid, paymentIntentId: idOf(invoice.payment_intent), invoiceId: invoice.id ?? invoiceId, currency: invoice.currency.toLowerCase() };
 }
 
 /**
@@ -96,7 +94,10 @@ export async function refundPurchase(
     if (r.endAction === "at-period-end" && p.cancel_at_period_end) throw knownError("SCHEMA_ERROR", { message: "This subscription is already canceled at the end of its period" });
 
     const account = await stripeStore.accountOf(tx, req.projectId);
-    const payment = r.cents > 0 || req.invoiceId ? await paymentOf(rt, p, req.invoiceId, account) : { paidCents: 0, paymentIntentId: null, invoiceId: null };
+    const payment = r.cents > 0 || req.invoiceId ? await paymentOf(rt, p, req.invoiceId, account) : { paidCents: 0, paymentIntentId: null, invoiceId: null, currency: "usd" };
+    if (r.cents > 0 && payment.currency !== "usd") {
+      throw knownError("SCHEMA_ERROR", { message: `This purchase was paid in ${payment.currency.toUpperCase()}; only USD payments can be refunded with amount_usd` });
+    }
     checkRefundAmount(r.cents, payment.paidCents, await refundStore.refundedCents(tx, p.id, payment.invoiceId), alreadyRefunded);
 
     let stripeRefundId: string | null = null;
