@@ -60,6 +60,7 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
       test_mode: false,
     };
   }
+  if (t.type === "refund") return refundTransactionView(t);
   const price = parseJson(t.priceJson) as Record<string, unknown> | null;
   const charged = price ? Object.fromEntries(Object.entries(price).filter(([k]) => /^[A-Z]{3}$/.test(k))) : {};
   const entries: Record<string, unknown>[] = [
@@ -85,7 +86,32 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
     type: "purchase",
     ...customer,
     entries,
-    adjusted_by: t.status === "refunded" ? [{ transaction_id: null, entry_index: 0 }] : [],
+    // Refunds recorded by Vestibule adjust this purchase; a refund made in Stripe itself has no transaction of ours.
+    adjusted_by:
+      t.refundIds.length > 0
+        ? t.refundIds.map((id) => ({ transaction_id: id, entry_index: 0 }))
+        : t.status === "refunded"
+          ? [{ transaction_id: null, entry_index: 0 }]
+          : [],
     test_mode: t.testMode,
   };
+}
+
+/**
+ * A refund (current shape): a money_transfer entry giving `refund_amount_usd` back (money amounts are non-negative;
+ * the `refund` type says which way it flows) against the purchase's money_transfer entry (index 1), and a
+ * product_revocation of the purchase's grant (entry 0) when the refund ended the purchase now.
+ */
+function refundTransactionView(t: Transaction): Record<string, unknown> {
+  const customer = { customer_type: t.customerType, customer_id: t.customerId };
+  const at = Number(t.createdAtMillis);
+  const entries: Record<string, unknown>[] = [];
+  if (t.refundAmountUsd && !/^0(\.0+)?$/.test(t.refundAmountUsd)) {
+    const amount = { USD: t.refundAmountUsd };
+    entries.push({ type: "money_transfer", adjusted_transaction_id: t.refundedPurchaseId, adjusted_entry_index: 1, ...customer, charged_amount: amount, net_amount: amount });
+  }
+  if (t.refundEndAction === "now") {
+    entries.push({ type: "product_revocation", adjusted_transaction_id: t.refundedPurchaseId, adjusted_entry_index: 0, quantity: Number(t.quantity) });
+  }
+  return { id: t.id, created_at_millis: at, effective_at_millis: at, type: "refund", ...customer, entries, adjusted_by: [], test_mode: false };
 }

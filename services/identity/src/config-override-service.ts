@@ -72,7 +72,7 @@ export function createConfigOverrideRpcs(
       const row = await load(tx, projectId, true);
       const levels = await openLevels(secrets, row);
       const doc = next(levels);
-      checkLevels({ ...levels, [level]: doc }, doc);
+      checkLevels({ ...levels, [level]: doc }, doc, levels);
       const updated = await projectStore.update(tx, {
         ...row,
         [COLUMN[level]]: await sealSecrets(secrets, row.id, doc),

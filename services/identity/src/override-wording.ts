@@ -5,6 +5,7 @@
  */
 import { isStatusError, statusError } from "@vestibule/shared/errors";
 import { validateOverride, type ConfigOverride } from "./domain/config/index.ts";
+import { PROBLEM_SEPARATOR } from "./project-checks.ts";
 
 const CONFIG_PROBLEMS = "Invalid project configuration: ";
 
@@ -29,13 +30,13 @@ export function parseOverrideDocument(json: string): ConfigOverride {
   return parsed as ConfigOverride;
 }
 
-/** Runs a write; a config check's "Invalid project configuration: a; b" becomes `[ERROR] a`. */
+/** Runs a write; a config check's "Invalid project configuration: a\nb" becomes `[ERROR] a`. */
 export async function withOverrideWording<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (err) {
     if (isStatusError(err) && err.httpStatus === 400 && err.message.startsWith(CONFIG_PROBLEMS)) {
-      const first = err.message.slice(CONFIG_PROBLEMS.length).split("; ")[0]!;
+      const first = err.message.slice(CONFIG_PROBLEMS.length).split(PROBLEM_SEPARATOR)[0]!;
       const unknown = /^Unknown config key: (.*)$/.exec(first);
       throw statusError(400, unknown ? `[ERROR] The key ${JSON.stringify(unknown[1])} is not valid for the schema.` : `[ERROR] ${first}`);
     }

@@ -121,7 +121,7 @@ export function createProjectService(ctx: ServiceContext): ServiceImpl<typeof Pr
         let override = levels.environment;
         if (req.configUpdateJson) {
           override = mergeOverrides(override, overrideFromAdminConfigUpdate(parseAdminConfigUpdate(req.configUpdateJson)));
-          checkLevels({ ...levels, environment: override }, override);
+          checkLevels({ ...levels, environment: override }, override, levels);
         }
         if (req.ownerTeamId !== undefined && req.ownerTeamId !== "" && !isUuid(req.ownerTeamId)) {
           throw statusError(400, "owner_team_id must be a UUID.");

@@ -7,6 +7,7 @@ import { isUuid, newId } from "@vestibule/shared/ids";
 import { hashSecret, randomCode } from "@vestibule/shared/secrets";
 import { isRedirectUrlTrusted } from "@vestibule/shared/urls";
 import { clientUser, isClient, requireMembership, requireTeamPermission } from "./access.ts";
+import { checkDashboardAdmins, dashboardAdminsLimit } from "./dashboard-admins.ts";
 import { invitationEmail } from "./domain/emails.ts";
 import { codeProblem, codeTail, INVITATION_LIFETIME_MS, linkWithCode, normalizeCode } from "./domain/invitation-codes.ts";
 import type { TeamsRuntime } from "./runtime.ts";
@@ -171,12 +172,14 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
       const emails = await verifiedEmailsOf(identity, projectId, userId);
       if (!emails.has(found.recipient_email)) throw knownError("TEAM_INVITATION_EMAIL_MISMATCH");
       const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      const limit = await dashboardAdminsLimit(rt.billingItems, projectId, found.team_id);
       const joined = await withTransaction(pool, async (tx) => {
         // Locked and checked again: of two concurrent accepts only one passes.
         const row = await invitationStore.byId(tx, projectId, found.id, true);
         if (!pending(row)) throw knownError("VERIFICATION_CODE_NOT_FOUND");
         const team = await teamStore.get(tx, projectId, row.team_id, true);
         if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        await checkDashboardAdmins(tx, limit, { projectId, teamId: team.id, userId });
         const added = await addMember(rt, tx, s, { projectId, teamId: team.id, userId, kind: "member" });
         if (!(await invitationStore.markUsed(tx, row.id, userId))) throw knownError("VERIFICATION_CODE_NOT_FOUND");
         return added !== undefined;
@@ -189,6 +192,7 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
       const userId = clientUser(req.caller, () => knownError("USER_AUTHENTICATION_REQUIRED"));
       const checked = await checkCode(projectId, req.code, req.clientIp, userId);
       const s = await settings.get(projectId, Number(req.caller?.knownConfigVersion ?? 0));
+      const limit = await dashboardAdminsLimit(rt.billingItems, projectId, checked.team_id);
       const joined = await withTransaction(pool, async (tx) => {
         // Locked and checked again: of two concurrent accepts only one passes.
         const row = await invitationStore.byHash(tx, projectId, hashSecret(normalizeCode(req.code)!), true);
@@ -196,6 +200,8 @@ export function createTeamInvitationService(rt: TeamsRuntime): ServiceImpl<typeo
         if (row.used_at) throw knownError("VERIFICATION_CODE_ALREADY_USED");
         const team = await teamStore.get(tx, projectId, row.team_id, true);
         if (!team) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+        // The internal project's dashboard admins limit (team row locked above: concurrent accepts count each other).
+        await checkDashboardAdmins(tx, limit, { projectId, teamId: team.id, userId });
         const added = await addMember(rt, tx, s, { projectId, teamId: team.id, userId, kind: "member" });
         if (!(await invitationStore.markUsed(tx, row.id, userId))) throw knownError("VERIFICATION_CODE_ALREADY_USED");
         return added !== undefined;

@@ -1,7 +1,10 @@
+import type { Client } from "@connectrpc/connect";
+import type { ItemService } from "@vestibule/proto/billing/v1/item_service";
 import { EmailRequester } from "@vestibule/shared/emails";
 import { RateLimiter } from "@vestibule/shared/rate-limit";
 import type { ServiceContext } from "@vestibule/shared/service";
 import { readTeamsConfig } from "./config.ts";
+import { createBillingItemsClient } from "./dashboard-admins.ts";
 import { TeamsEvents } from "./events.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { PermissionChecker } from "./permission-checker.ts";
@@ -17,6 +20,8 @@ export interface TeamsRuntime {
   readonly limiter: RateLimiter;
   /** Asks for e-mails through the outbox, their codes sealed. */
   readonly mailer: EmailRequester;
+  /** Billing's item quantities (the `dashboard_admins` limit of the internal project's teams). */
+  readonly billingItems: Client<typeof ItemService>;
 }
 
 const runtimes = new WeakMap<ServiceContext, TeamsRuntime>();
@@ -32,7 +37,19 @@ export function teamsRuntime(ctx: ServiceContext): TeamsRuntime {
       ipFailuresPerDay: async (projectId) => (await settings.get(projectId)).ipFailuresPerDay,
     });
     const mailer = new EmailRequester(ctx.outbox, ctx.config.masterKeys, TeamsEvents.emailRequested);
-    rt = { ctx, identity, settings, checker: new PermissionChecker(ctx.pool, settings), limiter, mailer };
+    let billingItems: Client<typeof ItemService> | undefined;
+    rt = {
+      ctx,
+      identity,
+      settings,
+      checker: new PermissionChecker(ctx.pool, settings),
+      limiter,
+      mailer,
+      // Created on first use: billing may start after this service (each asks the other), its URL known by then.
+      get billingItems() {
+        return (billingItems ??= createBillingItemsClient(ctx));
+      },
+    };
     runtimes.set(ctx, rt);
   }
   return rt;

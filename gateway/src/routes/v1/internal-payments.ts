@@ -13,7 +13,7 @@ const CURRENT_TYPES: Readonly<Record<string, string>> = {
   "manual-item-quantity-change": "item_quantity_change",
   "subscription-cancellation": "none",
   "subscription-renewal": "none",
-  refund: "none",
+  refund: "refund",
   chargeback: "none",
   "product-change": "none",
 };
@@ -56,7 +56,7 @@ export const listTransactionsRoute = defineRoute({
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
     }
     const type = query.type === undefined ? "" : (CURRENT_TYPES[query.type] ?? query.type);
-    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none"].includes(type)) {
+    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none", ...(current ? ["refund"] : [])].includes(type)) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.type must be one of the following values: subscription, one_time, item_quantity_change` });
     }
     const r =
@@ -69,6 +69,8 @@ export const listTransactionsRoute = defineRoute({
             type,
             customerType: query.customer_type ?? "",
             customerId: query.customer_id ?? "",
+            // 2.8.41 knows no refund transactions: only current callers see them.
+            includeRefunds: current,
           });
     return { json: { transactions: r.transactions.map(current ? entryTransactionView : seedTransactionView), next_cursor: r.nextCursor || null } };
   },
@@ -116,7 +118,7 @@ export const stripeWidgetsSessionRoute = defineRoute({
 export const refundTransactionRoute = defineRoute({
   method: "POST",
   path: "/internal/payments/transactions/refund",
-  summary: "Refund a purchase (through Stripe when it was paid there)",
+  summary: "Refund a purchase, partly or fully (through Stripe when it was paid there), and/or end it",
   tags: ["Payments (admin)"],
   access: ADMIN,
   schemas: {
@@ -124,12 +126,20 @@ export const refundTransactionRoute = defineRoute({
       type: OneOf(["one-time-purchase", "subscription"] as const),
       id: Type.String(),
       invoice_id: Optional(Type.String()),
-      amount_usd: Optional(Type.Union([Type.String(), Type.Number()])),
-      end_action: Optional(Type.String()),
+      // A USD money amount; billing applies the spec's money rules and the refundable remainder.
+      amount_usd: Type.String(),
+      end_action: Optional(OneOf(["now", "at-period-end"] as const)),
     }),
   },
   async handler({ auth, body, clients }) {
-    const r = await clients.purchases.refundPurchase({ projectId: auth.projectId, type: body.type, purchaseId: body.id });
+    const r = await clients.purchases.refundPurchase({
+      projectId: auth.projectId,
+      type: body.type,
+      purchaseId: body.id,
+      amountUsd: body.amount_usd,
+      invoiceId: body.invoice_id ?? "",
+      endAction: body.end_action ?? "",
+    });
     return { json: { success: true, refund_transaction_id: r.refundTransactionId } };
   },
 });

@@ -21,7 +21,8 @@ async function configProblemsAsSchemaError<T>(req: FastifyRequest, call: Promise
   } catch (err) {
     const known = fromConnectError(err);
     if (known && isStatusError(known) && known.httpStatus === 400 && known.message.startsWith(CONFIG_PROBLEMS)) {
-      const lines = known.message.slice(CONFIG_PROBLEMS.length).split("; ").map((line) => `  - body.${line}`);
+      // identity puts one problem per line (a problem may contain "; ", like the spec's money messages)
+      const lines = known.message.slice(CONFIG_PROBLEMS.length).split("\n").map((line) => `  - body.${line}`);
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n${lines.join("\n")}` });
     }
     throw err;

@@ -2,14 +2,14 @@
  * Offers (seed era) ≡ products (current SDK): reading them from the project config or an inline body (camelCase or
  * snake_case keys), and the spec's payments rules (ids, money amounts per currency). Pure functions, no I/O.
  */
+import { CURRENCY_DECIMALS, isValidPaymentsId, moneyAmountProblem } from "@vestibule/shared/payments";
 import { parseDuration, type Duration } from "./durations.ts";
 
 export type CustomerType = "user" | "team" | "custom";
 export const CUSTOMER_TYPES: readonly CustomerType[] = ["user", "team", "custom"];
 export type ItemExpiry = "never" | "when-purchase-expires" | "when-repeated";
 
-/** Currencies and their decimals (spec §3). */
-export const CURRENCY_DECIMALS: Readonly<Record<string, number>> = { USD: 2, EUR: 2, GBP: 2, INR: 2, AUD: 2, CAD: 2, JPY: 0 };
+export { CURRENCY_DECIMALS };
 
 export interface Price {
   readonly id: string;
@@ -39,22 +39,7 @@ export interface Offer {
   readonly includedItems: Readonly<Record<string, IncludedItem>>;
 }
 
-const ID = /^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$/;
-
-/** The spec's rule for price, offer, group and item ids: ≤ 63 characters, a letter or `_` first. */
-export function isValidPaymentsId(id: string): boolean {
-  return ID.test(id);
-}
-
-/** The spec's message for a bad money amount in `currency`, or null when the amount is fine. */
-export function moneyAmountProblem(amount: unknown, currency: string): string | null {
-  if (typeof amount !== "string" || !/^\d+(\.\d+)?$/.test(amount)) return "Money amount must be in the format of <number> or <number>.<number>";
-  if (/^0\d/.test(amount)) return "Money amount must not have leading zeros";
-  const decimals = CURRENCY_DECIMALS[currency] ?? 2;
-  const fraction = amount.split(".")[1] ?? "";
-  if (fraction.length > decimals) return `Too many decimals; ${currency} only has ${decimals} decimals`;
-  return null;
-}
+export { isValidPaymentsId, moneyAmountProblem };
 
 type Raw = Record<string, unknown>;
 const isObj = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 import { withTransaction } from "@vestibule/shared/db";
-import { knownError, statusError } from "@vestibule/shared/errors";
+import { statusError } from "@vestibule/shared/errors";
 import { subscriptionUpdated } from "../events.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { requireStripe } from "../stripe/stripe-service.ts";
@@ -30,31 +30,4 @@ export async function cancelSubscription(
     await purchaseStore.updateSubscription(tx, sub.id, { cancelAtPeriodEnd: true, endedAt: sub.current_period_end ?? new Date() });
     await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: sub.id, status: "active", cancelAtPeriodEnd: true }, { projectId: req.projectId });
   });
-}
-
-/** Refunds a purchase: through Stripe when it was paid there, else only recorded. Answers the refunded purchase id. */
-export async function refundPurchase(rt: BillingRuntime, req: { projectId: string; type: string; purchaseId: string }): Promise<string> {
-  const { ctx } = rt;
-  const oneTime = req.type !== "subscription";
-  const p = await purchaseStore.purchaseById(ctx.pool, req.projectId, req.purchaseId);
-  if (!p || p.kind !== (oneTime ? "one_time" : "subscription")) {
-    throw oneTime
-      ? knownError("ONE_TIME_PURCHASE_NOT_FOUND", { one_time_purchase_id: req.purchaseId })
-      : knownError("SUBSCRIPTION_INVOICE_NOT_FOUND", { subscription_invoice_id: req.purchaseId });
-  }
-  if (p.test_mode) throw knownError("TEST_MODE_PURCHASE_NON_REFUNDABLE");
-  if (p.status === "refunded") {
-    throw oneTime
-      ? knownError("ONE_TIME_PURCHASE_ALREADY_REFUNDED", { one_time_purchase_id: p.id })
-      : knownError("SUBSCRIPTION_ALREADY_REFUNDED", { subscription_id: p.id });
-  }
-  if (p.stripe_payment_intent_id) {
-    const account = await stripeStore.accountOf(ctx.pool, req.projectId);
-    await requireStripe(rt).client.refunds.create({ payment_intent: p.stripe_payment_intent_id }, { stripeAccount: account });
-  }
-  await withTransaction(ctx.pool, async (tx) => {
-    await purchaseStore.updateSubscription(tx, p.id, { status: "refunded", endedAt: new Date() });
-    if (!oneTime) await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: p.id, status: "refunded", cancelAtPeriodEnd: p.cancel_at_period_end }, { projectId: req.projectId });
-  });
-  return p.id;
 }

@@ -126,8 +126,9 @@ export const purchaseStore = {
     await db.query(`UPDATE purchases SET status = 'refunded', ended_at = COALESCE(ended_at, now()) WHERE stripe_payment_intent_id = $1`, [paymentIntentId]);
   },
 
-  async purchaseBySubscription(db: Queryable, stripeSubscriptionId: string): Promise<PurchaseRow | undefined> {
-    const { rows } = await db.query<PurchaseRow>(`SELECT * FROM purchases WHERE stripe_subscription_id = $1`, [stripeSubscriptionId]);
+  /** `forUpdate`: waits for (and then blocks) a refund or cancellation of the purchase in progress. */
+  async purchaseBySubscription(db: Queryable, stripeSubscriptionId: string, forUpdate = false): Promise<PurchaseRow | undefined> {
+    const { rows } = await db.query<PurchaseRow>(`SELECT * FROM purchases WHERE stripe_subscription_id = $1${forUpdate ? " FOR UPDATE" : ""}`, [stripeSubscriptionId]);
     return rows[0];
   },
 

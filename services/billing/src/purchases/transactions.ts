@@ -4,6 +4,8 @@ import type { Queryable } from "@vestibule/shared/db";
 import { itemStore } from "../items/item-store.ts";
 import { offerToWire } from "../offers/offer-rules.ts";
 import { purchaseStore } from "./purchase-store.ts";
+import { formatUsd } from "./refund-rules.ts";
+import { refundStore } from "./refund-store.ts";
 
 type TransactionInit = MessageInitShape<typeof TransactionSchema> & { cursorAt: string };
 
@@ -21,21 +23,25 @@ function decodeCursor(cursor: string): { at: string; id: string } | undefined {
 const encodeCursor = (t: { cursorAt: string; id?: string }) => Buffer.from(JSON.stringify({ at: t.cursorAt, id: t.id }), "utf8").toString("base64url");
 
 /**
- * The project's purchases and manual quantity changes, newest first (seed-era admin transactions): both tables read
- * up to `limit` rows before the cursor and merged; the cursor is the last row's (created_at, id).
+ * The project's purchases and manual quantity changes, newest first (seed-era admin transactions), plus refunds when
+ * `includeRefunds` (current-SDK callers; 2.8.41 knows no refund type): each table read up to `limit` rows before the
+ * cursor and merged; the cursor is the last row's (created_at, id).
  */
 export async function listTransactions(db: Queryable, req: ListTransactionsRequest): Promise<MessageInitShape<typeof ListTransactionsResponseSchema>> {
   const limit = Math.min(Math.max(req.limit > 0 ? req.limit : 50, 1), 200);
   const before = decodeCursor(req.cursor);
   const customerType = req.customerType || undefined;
   const customerId = req.customerId || undefined;
+  const wantRefunds = req.includeRefunds && (!req.type || req.type === "refund");
   const wantChanges = !req.type || req.type === "item_quantity_change";
   const wantKind = req.type === "subscription" || req.type === "one_time" ? req.type : undefined;
   const wantPurchases = !req.type || req.type === "purchase" || wantKind !== undefined;
-  const [changes, purchases] = await Promise.all([
+  const [changes, purchases, refunds] = await Promise.all([
     wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
     wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, customerId, kind: wantKind, limit: limit + 1 }) : [],
+    wantRefunds ? refundStore.list(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
   ]);
+  const refundIds = req.includeRefunds ? await refundStore.idsByPurchase(db, purchases.map((p) => p.id)) : new Map<string, string[]>();
   const all: TransactionInit[] = [
     ...changes.map((c) => ({
       id: c.id,
@@ -66,9 +72,24 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
         status: p.status,
         offerJson: JSON.stringify(offerToWire(p.offer)),
         priceId: p.price_id ?? "",
+        refundIds: refundIds.get(p.id) ?? [],
         cursorAt: p.cursor_at,
       };
     }),
+    ...refunds.map((r) => ({
+      id: r.id,
+      type: "refund",
+      createdAtMillis: BigInt(r.created_at.getTime()),
+      customerType: r.customer_type,
+      customerId: r.customer_id,
+      quantity: BigInt(r.quantity),
+      testMode: false,
+      refundAmountUsd: formatUsd(Number(r.amount_usd_cents)),
+      refundedPurchaseId: r.purchase_id,
+      refundedPurchaseType: r.kind,
+      refundEndAction: r.end_action ?? "",
+      cursorAt: r.cursor_at,
+    })),
   ];
   all.sort((a, b) => (a.cursorAt === b.cursorAt ? (a.id! < b.id! ? 1 : -1) : a.cursorAt < b.cursorAt ? 1 : -1));
   const page = all.slice(0, limit);

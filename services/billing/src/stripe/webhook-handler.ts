@@ -4,6 +4,7 @@ import { statusError } from "@vestibule/shared/errors";
 import { subscriptionUpdated } from "../events.ts";
 import { purchaseStore } from "../purchases/purchase-store.ts";
 import { recordPurchase } from "../purchases/record-purchase.ts";
+import { refundStore } from "../purchases/refund-store.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import type { StripeSettings } from "./stripe-settings.ts";
 
@@ -59,13 +60,16 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
       case "customer.subscription.updated":
       case "customer.subscription.deleted": {
         const sub = event.data.object as Stripe.Subscription & { current_period_end?: number };
-        const existing = await purchaseStore.purchaseBySubscription(tx, sub.id);
+        // Locked: a refund ending this subscription (it cancels it in Stripe, whose event may arrive before the
+        // refund commits) is read once committed, and its "refunded" status kept.
+        const existing = await purchaseStore.purchaseBySubscription(tx, sub.id, true);
         if (!existing) break;
         const ended = event.type === "customer.subscription.deleted" || sub.status === "canceled";
         await purchaseStore.updateSubscription(tx, existing.id, {
           cancelAtPeriodEnd: sub.cancel_at_period_end,
           endedAt: ended ? (fromSeconds(sub.ended_at) ?? new Date()) : sub.cancel_at_period_end ? fromSeconds(sub.current_period_end) : null,
-          status: ended ? "canceled" : "active",
+          // A subscription ended by a refund stays "refunded" when Stripe reports its cancellation.
+          status: existing.status === "refunded" ? "refunded" : ended ? "canceled" : "active",
         });
         await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: existing.id, status: ended ? "canceled" : sub.status, cancelAtPeriodEnd: sub.cancel_at_period_end }, { projectId: existing.project_id });
         break;
@@ -74,7 +78,15 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
       case "charge.dispute.created": {
         const obj = event.data.object as { payment_intent?: string | { id: string } | null; charge?: string };
         const pi = typeof obj.payment_intent === "string" ? obj.payment_intent : obj.payment_intent?.id;
-        if (pi) await purchaseStore.markRefundedByPaymentIntent(tx, pi);
+        if (!pi) break;
+        if (event.type === "charge.refunded") {
+          // Refunds made through Vestibule are recorded (under this purchase's row lock) with their amounts; only a
+          // refund made elsewhere (Stripe's dashboard), beyond what was recorded, marks the purchase refunded.
+          const recorded = await refundStore.recordedCentsOfPaymentIntent(tx, pi);
+          const refunded = (event.data.object as { amount_refunded?: number }).amount_refunded ?? 0;
+          if (recorded !== undefined && refunded <= recorded) break;
+        }
+        await purchaseStore.markRefundedByPaymentIntent(tx, pi);
         break;
       }
       default:

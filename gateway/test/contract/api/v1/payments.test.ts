@@ -239,9 +239,87 @@ describe("subscriptions, refunds and the current transactions shape", () => {
     expectKnownError(await refund({ type: "subscription", id: testMode.id, amount_usd: "10" }), 400, "TEST_MODE_PURCHASE_NON_REFUNDABLE");
     expectKnownError(await refund({ type: "one-time-purchase", id: "6f1d4c1e-1111-4111-8111-111111111111", amount_usd: "1" }), 404, "ONE_TIME_PURCHASE_NOT_FOUND");
     const oneTime = (await call(stack, "GET", "/api/v1/internal/payments/transactions?type=one_time", { headers: admin })).json.transactions[0];
-    const ok = await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0" });
-    expect(ok.json).toEqual({ success: true, refund_transaction_id: oneTime.id });
-    expectKnownError(await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0" }), 400, "ONE_TIME_PURCHASE_ALREADY_REFUNDED");
+    // A granted purchase: nothing was paid, so it can only be ended (end_action "now"); the refund is its own transaction.
+    const ok = await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0", end_action: "now" });
+    expect(ok.json).toEqual({ success: true, refund_transaction_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(ok.json.refund_transaction_id).not.toBe(oneTime.id);
+    expectKnownError(await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "0", end_action: "now" }), 400, "ONE_TIME_PURCHASE_ALREADY_REFUNDED");
+    const after = (await call(stack, "GET", "/api/v1/internal/payments/transactions?type=one_time", { headers: admin })).json.transactions;
+    expect(after.find((t: { id: string }) => t.id === oneTime.id).status).toBe("refunded");
+  });
+
+  it("refund amounts follow the money rules and never exceed what was paid; bad requests store nothing", async () => {
+    const current = headersFor(stack.demo, "admin", "x-hexclave-");
+    const refund = (body: Record<string, unknown>) => call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: current, body });
+    const refunds = async () => (await call(stack, "GET", "/api/v1/internal/payments/transactions?type=refund", { headers: current })).json.transactions as { id: string }[];
+    const granted = await call(stack, "POST", `/api/v1/payments/products/user/${userId}`, { headers: server, body: { product_id: "pack" } });
+    expect(granted.status).toBe(200);
+    const oneTime = (await call(stack, "GET", `/api/v1/internal/payments/transactions?type=one_time&customer_id=${userId}`, { headers: admin })).json.transactions[0];
+    expect(oneTime).toMatchObject({ type: "one_time", status: "active", test_mode: false });
+    const before = await refunds();
+    const bad = async (body: Record<string, unknown>, message: string) => {
+      const res = await refund({ type: "one-time-purchase", id: oneTime.id, ...body });
+      expectKnownError(res, 400, "SCHEMA_ERROR");
+      expect(res.json.error).toContain(message);
+    };
+    await bad({ amount_usd: "1.001" }, "Too many decimals; USD only has 2 decimals");
+    await bad({ amount_usd: "05" }, "Money amount must not have leading zeros");
+    await bad({ amount_usd: "-1" }, "Money amount must be in the format of <number> or <number>.<number>");
+    await bad({ amount_usd: "1e3" }, "Money amount must be in the format of <number> or <number>.<number>");
+    await bad({ amount_usd: "0" }, "A refund must give money back (amount_usd above 0) or end the purchase (end_action)");
+    await bad({ amount_usd: "0", end_action: "at-period-end" }, `end_action "at-period-end" applies to subscriptions only`);
+    // A granted purchase was paid nothing: any money is an over-refund.
+    await bad({ amount_usd: "0.01" }, "Refund amount (0.01 USD) cannot exceed the remaining refundable amount (0.00 USD)");
+    expect((await refund({ type: "one-time-purchase", id: oneTime.id, amount_usd: "1", end_action: "later" })).json.code).toBe("SCHEMA_ERROR");
+    expect((await refund({ type: "one-time-purchase", id: oneTime.id })).json.code).toBe("SCHEMA_ERROR");
+    // A granted subscription has no invoices.
+    const teamSub = (await call(stack, "GET", `/api/v1/internal/payments/transactions?type=subscription&customer_id=${teamId}`, { headers: admin })).json.transactions[0];
+    const noInvoice = await refund({ type: "subscription", id: teamSub.id, invoice_id: "in_nope", amount_usd: "1" });
+    expectKnownError(noInvoice, 404, "SUBSCRIPTION_INVOICE_NOT_FOUND");
+    expect(noInvoice.json.details).toEqual({ subscription_invoice_id: "in_nope" });
+    expectKnownError(await refund({ type: "one-time-purchase", id: teamSub.id, amount_usd: "0", end_action: "now" }), 404, "ONE_TIME_PURCHASE_NOT_FOUND");
+    expect(await refunds()).toEqual(before);
+    expect((await call(stack, "GET", `/api/v1/internal/payments/transactions?type=one_time&customer_id=${userId}`, { headers: admin })).json.transactions[0].status).toBe("active");
+  });
+
+  it("ending a subscription by a refund: the refund transaction revokes the grant; seed-era callers do not see refunds", async () => {
+    const current = headersFor(stack.demo, "admin", "x-hexclave-");
+    const teamSub = (await call(stack, "GET", `/api/v1/internal/payments/transactions?type=subscription&customer_id=${teamId}`, { headers: admin })).json.transactions[0];
+    // canceled at period end by an earlier test: "at-period-end" again is refused, "now" ends it
+    const again = await call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: current, body: { type: "subscription", id: teamSub.id, amount_usd: "0", end_action: "at-period-end" } });
+    expectKnownError(again, 400, "SCHEMA_ERROR");
+    expect(again.json.error).toContain("already canceled at the end of its period");
+    const res = await call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: current, body: { type: "subscription", id: teamSub.id, amount_usd: "0", end_action: "now" } });
+    expect(res.status).toBe(200);
+    const refundId = res.json.refund_transaction_id as string;
+    expect((await item("team", teamId, "seats")).json.quantity).toBe(0);
+    expect((await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client })).json.items).toEqual([]);
+    expectKnownError(
+      await call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: current, body: { type: "subscription", id: teamSub.id, amount_usd: "0", end_action: "now" } }),
+      400,
+      "SUBSCRIPTION_ALREADY_REFUNDED",
+    );
+
+    const list = (await call(stack, "GET", `/api/v1/internal/payments/transactions?customer_id=${teamId}`, { headers: current })).json.transactions;
+    expect(list.find((t: { id: string }) => t.id === refundId)).toEqual({
+      id: refundId,
+      created_at_millis: expect.any(Number),
+      effective_at_millis: expect.any(Number),
+      type: "refund",
+      customer_type: "team",
+      customer_id: teamId,
+      entries: [{ type: "product_revocation", adjusted_transaction_id: teamSub.id, adjusted_entry_index: 0, quantity: 1 }],
+      adjusted_by: [],
+      test_mode: false,
+    });
+    expect(list.find((t: { id: string }) => t.id === teamSub.id).adjusted_by).toEqual([{ transaction_id: refundId, entry_index: 0 }]);
+    const onlyRefunds = (await call(stack, "GET", "/api/v1/internal/payments/transactions?type=refund", { headers: current })).json.transactions;
+    expect(onlyRefunds.map((t: { type: string }) => t.type)).toEqual(onlyRefunds.map(() => "refund"));
+    expect(onlyRefunds.map((t: { id: string }) => t.id)).toContain(refundId);
+    const seed = (await call(stack, "GET", `/api/v1/internal/payments/transactions?customer_id=${teamId}`, { headers: admin })).json.transactions;
+    expect(seed.map((t: { id: string }) => t.id)).not.toContain(refundId);
+    expect(seed.find((t: { id: string }) => t.id === teamSub.id).status).toBe("refunded");
+    expectKnownError(await call(stack, "GET", "/api/v1/internal/payments/transactions?type=refund", { headers: admin }), 400, "SCHEMA_ERROR");
   });
 
   it("current-SDK callers get entry-based transactions from the same path", async () => {

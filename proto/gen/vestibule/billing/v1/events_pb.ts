@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/events.proto.
  */
 export const file_vestibule_billing_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiF2ZXN0aWJ1bGUvYmlsbGluZy92MS9ldmVudHMucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxInQKE0l0ZW1RdWFudGl0eUNoYW5nZWQSEQoJY2hhbmdlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRINCgVkZWx0YRgFIAEoAyKpAQoPUHVyY2hhc2VDcmVhdGVkEhMKC3B1cmNoYXNlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSEAoIcHJpY2VfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSEQoJdGVzdF9tb2RlGAcgASgIEgwKBHR5cGUYCCABKAkiWAoTU3Vic2NyaXB0aW9uVXBkYXRlZBITCgtwdXJjaGFzZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYAyABKAhiBnByb3RvMw");
+  fileDesc("CiF2ZXN0aWJ1bGUvYmlsbGluZy92MS9ldmVudHMucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxInQKE0l0ZW1RdWFudGl0eUNoYW5nZWQSEQoJY2hhbmdlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRINCgVkZWx0YRgFIAEoAyKpAQoPUHVyY2hhc2VDcmVhdGVkEhMKC3B1cmNoYXNlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSEAoIcHJpY2VfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSEQoJdGVzdF9tb2RlGAcgASgIEgwKBHR5cGUYCCABKAkiWAoTU3Vic2NyaXB0aW9uVXBkYXRlZBITCgtwdXJjaGFzZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYAyABKAgiogEKEFB1cmNoYXNlUmVmdW5kZWQSEQoJcmVmdW5kX2lkGAEgASgJEhMKC3B1cmNoYXNlX2lkGAIgASgJEhUKDWN1c3RvbWVyX3R5cGUYAyABKAkSEwoLY3VzdG9tZXJfaWQYBCABKAkSEgoKYW1vdW50X3VzZBgFIAEoCRISCgppbnZvaWNlX2lkGAYgASgJEhIKCmVuZF9hY3Rpb24YByABKAliBnByb3RvMw");
 
 /**
  * billing.item_quantity.changed.v1: a quantity change was recorded.
@@ -135,4 +135,57 @@ export type SubscriptionUpdated = Message<"vestibule.billing.v1.SubscriptionUpda
  */
 export const SubscriptionUpdatedSchema: GenMessage<SubscriptionUpdated> = /*@__PURE__*/
   messageDesc(file_vestibule_billing_v1_events, 2);
+
+/**
+ * billing.purchase.refunded.v1: money of a purchase was refunded and/or the purchase was ended by a refund.
+ *
+ * @generated from message vestibule.billing.v1.PurchaseRefunded
+ */
+export type PurchaseRefunded = Message<"vestibule.billing.v1.PurchaseRefunded"> & {
+  /**
+   * @generated from field: string refund_id = 1;
+   */
+  refundId: string;
+
+  /**
+   * @generated from field: string purchase_id = 2;
+   */
+  purchaseId: string;
+
+  /**
+   * @generated from field: string customer_type = 3;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 4;
+   */
+  customerId: string;
+
+  /**
+   * USD money amount ("0" when no money moved).
+   *
+   * @generated from field: string amount_usd = 5;
+   */
+  amountUsd: string;
+
+  /**
+   * @generated from field: string invoice_id = 6;
+   */
+  invoiceId: string;
+
+  /**
+   * "", "now" or "at-period-end".
+   *
+   * @generated from field: string end_action = 7;
+   */
+  endAction: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.PurchaseRefunded.
+ * Use `create(PurchaseRefundedSchema)` to create a new message.
+ */
+export const PurchaseRefundedSchema: GenMessage<PurchaseRefunded> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_events, 3);
 
