@@ -98,7 +98,7 @@ describe("route fuzzing", () => {
     // seed 139696817: a 20,000-character id echoed in a service's known error overflowed the RPC's HTTP/2 trailers and
     // the gateway answered 503 "billing is not reachable".
     const admin = { ...json, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": principals.superSecretAdminKey };
-    const refund = await send("POST", "/api/latest/internal/payments/transactions/refund", admin, JSON.stringify({ type: "one-time-purchase", id: "a".repeat(20_000) }));
+    const refund = await send("POST", "/api/latest/internal/payments/transactions/refund", admin, JSON.stringify({ type: "one-time-purchase", id: "a".repeat(20_000), amount_usd: "1" }));
     expect(known(refund)).toMatchObject({ status: 404, code: "ONE_TIME_PURCHASE_NOT_FOUND" });
     client.close();
   }, 120_000);
