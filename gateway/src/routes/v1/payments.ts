@@ -188,25 +188,6 @@ export const listProductsRoute = defineRoute({
   },
 });
 
-export const customerBillingRoute = defineRoute({
-  method: "GET",
-  path: "/payments/billing/:customer_type/:customer_id",
-  summary: "Whether the customer has a Stripe customer, and its default payment method",
-  tags: ["Payments"],
-  access: ANY,
-  schemas: { params: Obj({ customer_type: OneOf(["user", "team"] as const), customer_id: Type.String() }) },
-  async handler({ auth, params, clients }) {
-    const r = await clients.purchases.getCustomerBilling({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id });
-    const m = r.defaultPaymentMethod;
-    return {
-      json: {
-        has_customer: r.hasCustomer,
-        default_payment_method: m ? { id: m.id, brand: m.brand, last4: m.last4, exp_month: m.expMonth, exp_year: m.expYear } : null,
-      },
-    };
-  },
-});
-
 export const cancelSubscriptionRoute = defineRoute({
   method: "DELETE",
   path: "/payments/products/:customer_type/:customer_id/:product_id",
@@ -231,7 +212,6 @@ export const cancelSubscriptionRoute = defineRoute({
 
 export const paymentsRoutes = [
   cancelSubscriptionRoute,
-  customerBillingRoute,
   getItemRoute,
   updateItemQuantityRoute,
   createPurchaseUrlRoute,
