@@ -46,10 +46,10 @@ function productOf(offers: ReadonlyMap<string, Offer>, id: string, req: SwitchRe
   return offer;
 }
 
-/** The target's recurring price (the named one, else its first), which Stripe must be able to bill in USD. */
+/** The target's recurring price (the named one, else its first in USD), which Stripe must be able to bill in USD. */
 function targetPrice(to: Offer, priceId: string): Price & { interval: NonNullable<Price["interval"]> } {
   const recurring = to.prices.filter((p): p is Price & { interval: NonNullable<Price["interval"]> } => p.interval !== null);
-  const price = priceId ? recurring.find((p) => p.id === priceId) : recurring[0];
+  const price = priceId ? recurring.find((p) => p.id === priceId) : (recurring.find((p) => p.amounts.USD !== undefined) ?? recurring[0]);
   if (!price) throw bad("Price not found for target product.");
   if (price.amounts.USD === undefined) throw bad("Target price must include a USD amount.");
   if (!STRIPE_INTERVALS.has(price.interval[1])) throw bad(`Stripe cannot bill every ${price.interval[0]} ${price.interval[1]}.`);
