@@ -49,14 +49,9 @@ export async function ensureStripeCustomer(rt: BillingRuntime, key: CustomerKey)
     { metadata: { vestibule_project_id: key.projectId, vestibule_customer: `${key.customerType}:${key.customerId}` } },
     { stripeAccount: account },
   );
-  if (existing) {
-    // The project moved to another connected account: the new account's customer replaces the old one.
-    await rt.ctx.pool.query(
-      `UPDATE stripe_customers SET stripe_account_id = $4, stripe_customer_id = $5 WHERE project_id = $1 AND customer_type = $2 AND customer_id = $3 AND stripe_account_id <> $4`,
-      [key.projectId, key.customerType, key.customerId, account, created.id],
-    );
-  }
-  const stored = await stripeStore.saveCustomer(rt.ctx.pool, key.projectId, key.customerType, key.customerId, { stripe_account_id: account, stripe_customer_id: created.id });
+  const row = { stripe_account_id: account, stripe_customer_id: created.id };
+  // A customer of an account the project no longer uses is replaced by the new account's.
+  const stored = await stripeStore.saveCustomer(rt.ctx.pool, key.projectId, key.customerType, key.customerId, row, { replaceOtherAccount: existing !== undefined });
   return { stripe, account, customerId: stored.stripe_customer_id };
 }
 
