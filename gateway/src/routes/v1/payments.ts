@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import { Dialect } from "@vestibule/proto/billing/v1/purchase_service";
 import { knownError } from "@vestibule/shared/errors";
 import { FreeformObj, NonEmptyString, Obj, OneOf, Optional, PageLimit, QueryBoolean } from "../../validation/index.ts";
+import { requireCustomerAccess } from "../../auth/customer-access.ts";
 import { ownedProductView } from "../../views/payments.ts";
 import { defineRoute } from "../route.ts";
 
@@ -198,7 +199,8 @@ export const cancelSubscriptionRoute = defineRoute({
     params: Obj({ customer_type: CustomerType, customer_id: Type.String(), product_id: Type.String() }),
     query: Obj({ subscription_id: Optional(Type.String()) }),
   },
-  async handler({ auth, params, query, clients }) {
+  async handler({ auth, params, query, clients, teams }) {
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "subscriptions");
     await clients.purchases.cancelSubscription({
       projectId: auth.projectId,
       customerType: params.customer_type,

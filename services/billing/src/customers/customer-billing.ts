@@ -25,7 +25,13 @@ export async function getCustomerBilling(rt: BillingRuntime, key: CustomerKey): 
   await requireCustomer(rt, key);
   const ref = await existingStripeCustomer(rt, key);
   if (!ref) return { hasCustomer: false };
-  return { hasCustomer: true, defaultPaymentMethod: await defaultPaymentMethod(ref) };
+  try {
+    return { hasCustomer: true, defaultPaymentMethod: await defaultPaymentMethod(ref) };
+  } catch (err) {
+    // Deleted in Stripe's dashboard: no customer until the next setup intent creates one.
+    if (isMissing(err)) return { hasCustomer: false };
+    throw err;
+  }
 }
 
 /** A setup intent for a card of the customer (its Stripe customer is created when missing); Stripe.js confirms it. */

@@ -287,6 +287,22 @@ describe("switchSubscription and invoices", () => {
   });
 });
 
+describe("cancelSubscription", () => {
+  it("clients cancel only their own subscriptions; the Stripe subscription ends at the period's end", async () => {
+    const cancel = (headers: Record<string, string>) => api("DELETE", `/payments/products/user/${alice.userId}/max`, headers);
+    const foreign = await cancel(bob.headers);
+    expect([foreign.status, foreign.text]).toEqual([403, "Clients can only manage their own subscriptions."]);
+    expectKnownError(await cancel(client), 401, "USER_AUTHENTICATION_REQUIRED");
+    expect((await api("DELETE", "/payments/products/custom/c-1/max", alice.headers)).status).toBe(403);
+    const stripeSub = (await platform.subscriptions.list({}, { stripeAccount: account })).data.find((s) => s.metadata.vestibule_product_id === "max")!;
+    expect(stripeSub.cancel_at_period_end).toBe(false);
+    expect((await cancel(alice.headers)).json).toEqual({ success: true });
+    expect((await platform.subscriptions.retrieve(stripeSub.id, {}, { stripeAccount: account })).cancel_at_period_end).toBe(true);
+    const products = await api("GET", `/payments/products/user/${alice.userId}`, alice.headers);
+    expect(products.json.items[0].subscription).toMatchObject({ cancel_at_period_end: true });
+  });
+});
+
 describe("payment method configs (admin)", () => {
   it("reads and turns methods on and off on the connected account's default configuration", async () => {
     const res = await api("GET", "/internal/payments/method-configs", admin);
