@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type Stripe from "stripe";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { PaymentMethodSchema } from "@vestibule/proto/billing/v1/purchase_service";
@@ -47,7 +48,8 @@ export async function ensureStripeCustomer(rt: BillingRuntime, key: CustomerKey)
   if (existing && existing.stripe_account_id === account) return { stripe, account, customerId: existing.stripe_customer_id };
   const created = await stripe.customers.create(
     { metadata: { vestibule_project_id: key.projectId, vestibule_customer: `${key.customerType}:${key.customerId}` } },
-    { stripeAccount: account },
+    // Concurrent first calls for one customer get one Stripe customer (Stripe replays the first answer).
+    { stripeAccount: account, idempotencyKey: `vestibule-customer-${createHash("sha256").update(JSON.stringify([account, key.projectId, key.customerType, key.customerId])).digest("hex")}` },
   );
   const row = { stripe_account_id: account, stripe_customer_id: created.id };
   // A customer of an account the project no longer uses is replaced by the new account's.

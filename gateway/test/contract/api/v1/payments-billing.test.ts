@@ -167,6 +167,16 @@ describe("payment methods", () => {
     expect((await billing("user", alice.userId, alice.headers)).json.default_payment_method.last4).toBe("4444");
   });
 
+  it("concurrent first setup intents of a customer share one Stripe customer", async () => {
+    const dave = await signUp(stack);
+    const intents = await Promise.all(Array.from({ length: 5 }, () => setupIntent("user", dave.userId, dave.headers)));
+    expect(intents.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const owners = await Promise.all(intents.map(async (r) => (await platform.setupIntents.retrieve(r.json.client_secret.split("_secret_")[0], {}, { stripeAccount: account })).customer));
+    expect(new Set(owners).size).toBe(1);
+    const found = await platform.customers.search({ query: `metadata['vestibule_customer']:'user:${dave.userId}'` }, { stripeAccount: account });
+    expect(found.data.map((c) => c.id)).toEqual([owners[0]]);
+  });
+
   it("refuses another customer's setup intent, unknown ids and declined cards; the default stays", async () => {
     const bobSi = await setupIntent("user", bob.userId, bob.headers);
     await confirmCard(bobSi.json.client_secret);
