@@ -9,7 +9,8 @@
  * `Stripe-Account` scoping, response shapes and errors, and signed webhook deliveries with retries:
  * accounts, account links (a local onboarding page), account sessions, customers (+search), payment methods,
  * setup intents, payment intents (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined), charges,
- * refunds, products, prices, subscriptions (cancel_at_period_end, item switch, cancel), invoices, events, and a
+ * refunds, products, prices, subscriptions (cancel_at_period_end, item switch, cancel), invoices, payment method
+ * configurations, events, and a
  * Stripe.js stand-in at /v3 (stripe-js.ts). Local helpers under /_local/ do what happens outside the API in real
  * Stripe: complete onboarding, dispute a charge, end a subscription period (renew or cancel).
  *

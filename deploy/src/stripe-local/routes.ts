@@ -7,6 +7,7 @@ import * as connect from "./connect.ts";
 import * as customers from "./customers.ts";
 import * as payments from "./payments.ts";
 import * as billing from "./billing.ts";
+import * as pmc from "./payment-method-configurations.ts";
 
 export interface Route {
   readonly method: "GET" | "POST" | "DELETE";
@@ -68,6 +69,11 @@ export const ROUTES: readonly Route[] = [
   r("DELETE", "/v1/subscriptions/:id", billing.cancelSubscription),
   r("GET", "/v1/invoices", billing.listInvoices),
   r("GET", "/v1/invoices/:id", billing.retrieveInvoice),
+
+  r("GET", "/v1/payment_method_configurations", pmc.listPaymentMethodConfigurations),
+  r("POST", "/v1/payment_method_configurations", pmc.createPaymentMethodConfiguration),
+  r("GET", "/v1/payment_method_configurations/:id", pmc.retrievePaymentMethodConfiguration),
+  r("POST", "/v1/payment_method_configurations/:id", pmc.updatePaymentMethodConfiguration),
 
   // Local helpers (not Stripe's API): what happens outside the API in real Stripe, for tests and development.
   r("POST", "/_local/accounts/:id/complete-onboarding", connect.completeOnboarding),

@@ -12,6 +12,7 @@ import { createPurchaseService } from "./purchases/purchase-service.ts";
 import { purchaseStore } from "./purchases/purchase-store.ts";
 import { billingRuntime } from "./runtime.ts";
 import { createStripeService } from "./stripe/stripe-service.ts";
+import { stripeStore } from "./stripe/stripe-store.ts";
 
 const projectDeleted = defineEvent("identity.project.deleted.v1", ProjectDeletedSchema);
 
@@ -47,6 +48,7 @@ export const billingService: ServiceDefinition = {
             if (!projectId) return;
             await itemStore.deleteProject(tx, projectId);
             await purchaseStore.deleteProject(tx, projectId);
+            await stripeStore.deleteProject(tx, projectId);
           },
         }),
       );

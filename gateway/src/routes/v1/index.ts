@@ -144,6 +144,7 @@ import {
 import { oauthFlowRoutes } from "./oauth.ts";
 import { oauthProviderRoutes } from "./oauth-providers.ts";
 import { paymentsRoutes } from "./payments.ts";
+import { paymentsBillingRoutes } from "./payments-billing.ts";
 import { internalPaymentsRoutes } from "./internal-payments.ts";
 import { webhookRoutes } from "./internal-webhooks.ts";
 
@@ -294,6 +295,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   analyticsQueryRoute,
   // Issue 16: payments (billing service).
   ...paymentsRoutes,
+  ...paymentsBillingRoutes,
   ...internalPaymentsRoutes,
   stripeWebhookRoute,
   ...webhookRoutes,

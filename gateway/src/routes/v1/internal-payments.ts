@@ -144,5 +144,44 @@ export const refundTransactionRoute = defineRoute({
   },
 });
 
+const methodConfigsView = (r: { configId: string; methods: readonly { id: string; name: string; enabled: boolean; available: boolean; overridable: boolean }[] }) => ({
+  config_id: r.configId,
+  methods: r.methods.map((m) => ({ id: m.id, name: m.name, enabled: m.enabled, available: m.available, overridable: m.overridable })),
+});
+
+export const getMethodConfigsRoute = defineRoute({
+  method: "GET",
+  path: "/internal/payments/method-configs",
+  summary: "Which payment methods checkout offers (the connected account's payment method configuration)",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: {},
+  async handler({ auth, clients }) {
+    return { json: methodConfigsView(await clients.stripe.getPaymentMethodConfigs({ projectId: auth.projectId })) };
+  },
+});
+
+export const updateMethodConfigsRoute = defineRoute({
+  method: "PATCH",
+  path: "/internal/payments/method-configs",
+  summary: "Turn payment methods on or off",
+  tags: ["Payments (admin)"],
+  access: ADMIN,
+  schemas: { body: Obj({ config_id: NonEmptyString(), updates: Type.Record(Type.String(), OneOf(["on", "off"] as const)) }) },
+  async handler({ auth, body, clients }) {
+    const updates = Object.fromEntries(Object.entries(body.updates).map(([id, v]) => [id, v === "on"]));
+    const r = await clients.stripe.updatePaymentMethodConfigs({ projectId: auth.projectId, configId: body.config_id, updates });
+    return { json: { success: true, ...methodConfigsView(r) } };
+  },
+});
+
 export const internalPaymentsRoutes = [
-  refundTransactionRoute,testModePurchaseRoute, listTransactionsRoute, stripeAccountInfoRoute, paymentsSetupRoute, stripeWidgetsSessionRoute];
+  refundTransactionRoute,
+  testModePurchaseRoute,
+  listTransactionsRoute,
+  stripeAccountInfoRoute,
+  paymentsSetupRoute,
+  stripeWidgetsSessionRoute,
+  getMethodConfigsRoute,
+  updateMethodConfigsRoute,
+];

@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import { Dialect } from "@vestibule/proto/billing/v1/purchase_service";
 import { knownError } from "@vestibule/shared/errors";
 import { FreeformObj, NonEmptyString, Obj, OneOf, Optional, PageLimit, QueryBoolean } from "../../validation/index.ts";
+import { requireCustomerAccess } from "../../auth/customer-access.ts";
 import { ownedProductView } from "../../views/payments.ts";
 import { defineRoute } from "../route.ts";
 
@@ -188,25 +189,6 @@ export const listProductsRoute = defineRoute({
   },
 });
 
-export const customerBillingRoute = defineRoute({
-  method: "GET",
-  path: "/payments/billing/:customer_type/:customer_id",
-  summary: "Whether the customer has a Stripe customer, and its default payment method",
-  tags: ["Payments"],
-  access: ANY,
-  schemas: { params: Obj({ customer_type: OneOf(["user", "team"] as const), customer_id: Type.String() }) },
-  async handler({ auth, params, clients }) {
-    const r = await clients.purchases.getCustomerBilling({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id });
-    const m = r.defaultPaymentMethod;
-    return {
-      json: {
-        has_customer: r.hasCustomer,
-        default_payment_method: m ? { id: m.id, brand: m.brand, last4: m.last4, exp_month: m.expMonth, exp_year: m.expYear } : null,
-      },
-    };
-  },
-});
-
 export const cancelSubscriptionRoute = defineRoute({
   method: "DELETE",
   path: "/payments/products/:customer_type/:customer_id/:product_id",
@@ -217,7 +199,8 @@ export const cancelSubscriptionRoute = defineRoute({
     params: Obj({ customer_type: CustomerType, customer_id: Type.String(), product_id: Type.String() }),
     query: Obj({ subscription_id: Optional(Type.String()) }),
   },
-  async handler({ auth, params, query, clients }) {
+  async handler({ auth, params, query, clients, teams }) {
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "subscriptions");
     await clients.purchases.cancelSubscription({
       projectId: auth.projectId,
       customerType: params.customer_type,
@@ -231,7 +214,6 @@ export const cancelSubscriptionRoute = defineRoute({
 
 export const paymentsRoutes = [
   cancelSubscriptionRoute,
-  customerBillingRoute,
   getItemRoute,
   updateItemQuantityRoute,
   createPurchaseUrlRoute,

@@ -16,6 +16,8 @@ import { createPurchaseSession } from "../stripe/purchase-session.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type NewPurchase, type PurchaseCodeRow } from "./purchase-store.ts";
 import { listTransactions } from "./transactions.ts";
+import { switchSubscription } from "./switch-subscription.ts";
+import { createSetupIntent, getCustomerBilling, listInvoices, setDefaultFromSetupIntent } from "../customers/customer-billing.ts";
 
 /** PurchaseService: purchase codes, test-mode purchases, grants and the customer's products. */
 export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof PurchaseService> {
@@ -181,9 +183,23 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     },
 
     async getCustomerBilling(req) {
-      await customers.require(req.projectId, req.customerType as CustomerType, req.customerId);
-      // Stripe customers are created with the first Stripe payment, which this service does not take yet.
-      return { hasCustomer: false };
+      return getCustomerBilling(rt, req);
+    },
+
+    async createPaymentMethodSetupIntent(req) {
+      return createSetupIntent(rt, req);
+    },
+
+    async setDefaultPaymentMethod(req) {
+      return { defaultPaymentMethod: await setDefaultFromSetupIntent(rt, req, req.setupIntentId) };
+    },
+
+    async listInvoices(req) {
+      return listInvoices(rt, req, { cursor: req.cursor, limit: req.limit > 0 ? Math.min(req.limit, 100) : 10 });
+    },
+
+    async switchSubscription(req) {
+      return { purchaseId: await switchSubscription(rt, req) };
     },
   };
 }

@@ -122,6 +122,14 @@ export const purchaseStore = {
     );
   },
 
+  /** A subscription moved to another product (switchSubscription): same row, same Stripe subscription. */
+  async switchProduct(db: Queryable, id: string, to: { offerId: string; offer: Offer; priceId: string; quantity: number; currentPeriodEnd: Date | null }): Promise<void> {
+    await db.query(
+      `UPDATE purchases SET offer_id = $2, offer = $3, price_id = $4, quantity = $5, current_period_end = COALESCE($6, current_period_end) WHERE id = $1`,
+      [id, to.offerId, JSON.stringify(to.offer), to.priceId, to.quantity, to.currentPeriodEnd],
+    );
+  },
+
   async markRefundedByPaymentIntent(db: Queryable, paymentIntentId: string): Promise<void> {
     await db.query(`UPDATE purchases SET status = 'refunded', ended_at = COALESCE(ended_at, now()) WHERE stripe_payment_intent_id = $1`, [paymentIntentId]);
   },

@@ -5,6 +5,7 @@ import type { PurchaseCodeRow } from "../purchases/purchase-store.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { requireStripe } from "./stripe-service.ts";
 import { minorUnits } from "./stripe-settings.ts";
+import { ensureStripeCustomer } from "./stripe-customers.ts";
 import { stripeStore } from "./stripe-store.ts";
 import type { PurchaseMetadata } from "./webhook-handler.ts";
 
@@ -34,7 +35,8 @@ export async function createPurchaseSession(rt: BillingRuntime, code: PurchaseCo
   }
   const [count, unit] = price.interval;
   if (!STRIPE_INTERVALS.has(unit)) throw knownError("SCHEMA_ERROR", { message: `Stripe cannot bill every ${count} ${unit}` });
-  const customer = await stripe.customers.create({ metadata: { vestibule_customer: `${code.customer_type}:${code.customer_id}` } }, opts);
+  // The customer's one Stripe customer: its default payment method, invoices and later switches all hang off it.
+  const customer = { id: (await ensureStripeCustomer(rt, { projectId: code.project_id, customerType: code.customer_type, customerId: code.customer_id })).customerId };
   const product = await stripe.products.create({ name: code.offer.displayName || "Subscription" }, opts);
   const stripePrice = await stripe.prices.create(
     { product: product.id, unit_amount: unitAmount, currency: currency.toLowerCase(), recurring: { interval: unit as Stripe.PriceCreateParams.Recurring.Interval, interval_count: count } },

@@ -4,6 +4,7 @@ import { knownError, statusError } from "@vestibule/shared/errors";
 import type { BillingRuntime } from "../runtime.ts";
 import type { StripeSettings } from "./stripe-settings.ts";
 import { stripeStore } from "./stripe-store.ts";
+import { getMethodConfigs, updateMethodConfigs } from "./method-configs.ts";
 import { handleStripeWebhook } from "./webhook-handler.ts";
 
 /** The platform's Stripe settings, or a plain 503 when the platform runs without Stripe. */
@@ -52,6 +53,15 @@ export function createStripeService(rt: BillingRuntime): ServiceImpl<typeof Stri
 
     async handleStripeWebhook(req) {
       return handleStripeWebhook(rt, requireStripe(rt), req.payload, req.signature);
+    },
+
+    async getPaymentMethodConfigs(req) {
+      return getMethodConfigs(rt, req.projectId);
+    },
+
+    async updatePaymentMethodConfigs(req) {
+      const { configId, methods } = await updateMethodConfigs(rt, req.projectId, req.configId, req.updates);
+      return { configId, methods };
     },
   };
 }

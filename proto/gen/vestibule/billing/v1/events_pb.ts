@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/events.proto.
  */
 export const file_vestibule_billing_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiF2ZXN0aWJ1bGUvYmlsbGluZy92MS9ldmVudHMucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxInQKE0l0ZW1RdWFudGl0eUNoYW5nZWQSEQoJY2hhbmdlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRINCgVkZWx0YRgFIAEoAyKpAQoPUHVyY2hhc2VDcmVhdGVkEhMKC3B1cmNoYXNlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSEAoIcHJpY2VfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSEQoJdGVzdF9tb2RlGAcgASgIEgwKBHR5cGUYCCABKAkiWAoTU3Vic2NyaXB0aW9uVXBkYXRlZBITCgtwdXJjaGFzZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYAyABKAgiogEKEFB1cmNoYXNlUmVmdW5kZWQSEQoJcmVmdW5kX2lkGAEgASgJEhMKC3B1cmNoYXNlX2lkGAIgASgJEhUKDWN1c3RvbWVyX3R5cGUYAyABKAkSEwoLY3VzdG9tZXJfaWQYBCABKAkSEgoKYW1vdW50X3VzZBgFIAEoCRISCgppbnZvaWNlX2lkGAYgASgJEhIKCmVuZF9hY3Rpb24YByABKAliBnByb3RvMw");
+  fileDesc("CiF2ZXN0aWJ1bGUvYmlsbGluZy92MS9ldmVudHMucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxInQKE0l0ZW1RdWFudGl0eUNoYW5nZWQSEQoJY2hhbmdlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRINCgVkZWx0YRgFIAEoAyKpAQoPUHVyY2hhc2VDcmVhdGVkEhMKC3B1cmNoYXNlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEAoIb2ZmZXJfaWQYBCABKAkSEAoIcHJpY2VfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAUSEQoJdGVzdF9tb2RlGAcgASgIEgwKBHR5cGUYCCABKAkiWAoTU3Vic2NyaXB0aW9uVXBkYXRlZBITCgtwdXJjaGFzZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYAyABKAgiogEKEFB1cmNoYXNlUmVmdW5kZWQSEQoJcmVmdW5kX2lkGAEgASgJEhMKC3B1cmNoYXNlX2lkGAIgASgJEhUKDWN1c3RvbWVyX3R5cGUYAyABKAkSEwoLY3VzdG9tZXJfaWQYBCABKAkSEgoKYW1vdW50X3VzZBgFIAEoCRISCgppbnZvaWNlX2lkGAYgASgJEhIKCmVuZF9hY3Rpb24YByABKAkiqwEKFFN1YnNjcmlwdGlvblN3aXRjaGVkEhMKC3B1cmNoYXNlX2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSFwoPZnJvbV9wcm9kdWN0X2lkGAQgASgJEhUKDXRvX3Byb2R1Y3RfaWQYBSABKAkSEAoIcHJpY2VfaWQYBiABKAkSEAoIcXVhbnRpdHkYByABKAViBnByb3RvMw");
 
 /**
  * billing.item_quantity.changed.v1: a quantity change was recorded.
@@ -188,4 +188,53 @@ export type PurchaseRefunded = Message<"vestibule.billing.v1.PurchaseRefunded"> 
  */
 export const PurchaseRefundedSchema: GenMessage<PurchaseRefunded> = /*@__PURE__*/
   messageDesc(file_vestibule_billing_v1_events, 3);
+
+/**
+ * billing.subscription.switched.v1: a subscription moved to another product of the same product line.
+ *
+ * @generated from message vestibule.billing.v1.SubscriptionSwitched
+ */
+export type SubscriptionSwitched = Message<"vestibule.billing.v1.SubscriptionSwitched"> & {
+  /**
+   * @generated from field: string purchase_id = 1;
+   */
+  purchaseId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+
+  /**
+   * @generated from field: string from_product_id = 4;
+   */
+  fromProductId: string;
+
+  /**
+   * @generated from field: string to_product_id = 5;
+   */
+  toProductId: string;
+
+  /**
+   * @generated from field: string price_id = 6;
+   */
+  priceId: string;
+
+  /**
+   * @generated from field: int32 quantity = 7;
+   */
+  quantity: number;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.SubscriptionSwitched.
+ * Use `create(SubscriptionSwitchedSchema)` to create a new message.
+ */
+export const SubscriptionSwitchedSchema: GenMessage<SubscriptionSwitched> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_events, 4);
 

@@ -10,7 +10,273 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/purchase_service.proto.
  */
 export const file_vestibule_billing_v1_purchase_service: GenFile = /*@__PURE__*/
-  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSKIAQoZQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEgoKcHJvZHVjdF9pZBgEIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYBSABKAkiHAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiigEKFVJlZnVuZFB1cmNoYXNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHR5cGUYAiABKAkSEwoLcHVyY2hhc2VfaWQYAyABKAkSEgoKYW1vdW50X3VzZBgEIAEoCRISCgppbnZvaWNlX2lkGAUgASgJEhIKCmVuZF9hY3Rpb24YBiABKAkiNwoWUmVmdW5kUHVyY2hhc2VSZXNwb25zZRIdChVyZWZ1bmRfdHJhbnNhY3Rpb25faWQYASABKAkiWwoZR2V0Q3VzdG9tZXJCaWxsaW5nUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkilwEKGkdldEN1c3RvbWVyQmlsbGluZ1Jlc3BvbnNlEhQKDGhhc19jdXN0b21lchgBIAEoCBJIChZkZWZhdWx0X3BheW1lbnRfbWV0aG9kGAIgASgLMiMudmVzdGlidWxlLmJpbGxpbmcudjEuUGF5bWVudE1ldGhvZEgAiAEBQhkKF19kZWZhdWx0X3BheW1lbnRfbWV0aG9kIl4KDVBheW1lbnRNZXRob2QSCgoCaWQYASABKAkSDQoFYnJhbmQYAiABKAkSDQoFbGFzdDQYAyABKAkSEQoJZXhwX21vbnRoGAQgASgFEhAKCGV4cF95ZWFyGAUgASgFIuABChhDcmVhdGVQdXJjaGFzZVVybFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEhAKCG9mZmVyX2lkGAQgASgJEhkKEWlubGluZV9vZmZlcl9qc29uGAUgASgJEi4KB2RpYWxlY3QYBiABKA4yHS52ZXN0aWJ1bGUuYmlsbGluZy52MS5EaWFsZWN0EhMKC2FjY2Vzc190eXBlGAcgASgJEhIKCnJldHVybl91cmwYCCABKAkiOwoZQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRILCgN1cmwYASABKAkSEQoJZnVsbF9jb2RlGAIgASgJIjAKG1ZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBIRCglmdWxsX2NvZGUYASABKAki9wEKHFZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USEgoKb2ZmZXJfanNvbhgBIAEoCRIQCghvZmZlcl9pZBgCIAEoCRIZChFzdHJpcGVfYWNjb3VudF9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEiQKHGFscmVhZHlfYm91Z2h0X25vbl9zdGFja2FibGUYBSABKAgSSAoYY29uZmxpY3RpbmdfZ3JvdXBfb2ZmZXJzGAYgAygLMiYudmVzdGlidWxlLmJpbGxpbmcudjEuQ29uZmxpY3RpbmdPZmZlchISCgpyZXR1cm5fdXJsGAcgASgJIjoKEENvbmZsaWN0aW5nT2ZmZXISEAoIb2ZmZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJIlUKHENyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QSEQoJZnVsbF9jb2RlGAEgASgJEhAKCHByaWNlX2lkGAIgASgJEhAKCHF1YW50aXR5GAMgASgFIjYKHUNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlc3BvbnNlEhUKDWNsaWVudF9zZWNyZXQYASABKAkibAofQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWZ1bGxfY29kZRgCIAEoCRIQCghwcmljZV9pZBgDIAEoCRIQCghxdWFudGl0eRgEIAEoBSI3CiBDb21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXNwb25zZRITCgtwdXJjaGFzZV9pZBgBIAEoCSLIAQoTR3JhbnRQcm9kdWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEgoKcHJvZHVjdF9pZBgEIAEoCRIbChNpbmxpbmVfcHJvZHVjdF9qc29uGAUgASgJEhAKCHF1YW50aXR5GAYgASgFEi4KB2RpYWxlY3QYByABKA4yHS52ZXN0aWJ1bGUuYmlsbGluZy52MS5EaWFsZWN0IkQKFEdyYW50UHJvZHVjdFJlc3BvbnNlEhMKC3B1cmNoYXNlX2lkGAEgASgJEhcKD3N1YnNjcmlwdGlvbl9pZBgCIAEoCSJ0ChNMaXN0UHJvZHVjdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIOCgZjdXJzb3IYBCABKAkSDQoFbGltaXQYBSABKAUiYQoUTGlzdFByb2R1Y3RzUmVzcG9uc2USNAoIcHJvZHVjdHMYASADKAsyIi52ZXN0aWJ1bGUuYmlsbGluZy52MS5Pd25lZFByb2R1Y3QSEwoLbmV4dF9jdXJzb3IYAiABKAki6gEKDE93bmVkUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEhAKCHF1YW50aXR5GAIgASgFEhQKDHByb2R1Y3RfanNvbhgDIAEoCRIMCgR0eXBlGAQgASgJEhcKD3N1YnNjcmlwdGlvbl9pZBgFIAEoCRImChljdXJyZW50X3BlcmlvZF9lbmRfbWlsbGlzGAYgASgDSACIAQESHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYByABKAgSEwoLcHVyY2hhc2VfaWQYCCABKAlCHAoaX2N1cnJlbnRfcGVyaW9kX2VuZF9taWxsaXMinwEKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDgoGY3Vyc29yGAIgASgJEg0KBWxpbWl0GAMgASgFEgwKBHR5cGUYBCABKAkSFQoNY3VzdG9tZXJfdHlwZRgFIAEoCRITCgtjdXN0b21lcl9pZBgGIAEoCRIXCg9pbmNsdWRlX3JlZnVuZHMYByABKAgiaAoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjcKDHRyYW5zYWN0aW9ucxgBIAMoCzIhLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlRyYW5zYWN0aW9uEhMKC25leHRfY3Vyc29yGAIgASgJIu8DCgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhkKEWNyZWF0ZWRfYXRfbWlsbGlzGAMgASgDEhUKDWN1c3RvbWVyX3R5cGUYBCABKAkSEwoLY3VzdG9tZXJfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAMSEQoJdGVzdF9tb2RlGAcgASgIEhAKCG9mZmVyX2lkGAggASgJEhoKEm9mZmVyX2Rpc3BsYXlfbmFtZRgJIAEoCRISCgpwcmljZV9qc29uGAogASgJEg4KBnN0YXR1cxgLIAEoCRIPCgdpdGVtX2lkGAwgASgJEhMKC2Rlc2NyaXB0aW9uGA0gASgJEh4KEWV4cGlyZXNfYXRfbWlsbGlzGA4gASgDSACIAQESEgoKb2ZmZXJfanNvbhgPIAEoCRIQCghwcmljZV9pZBgQIAEoCRIZChFyZWZ1bmRfYW1vdW50X3VzZBgRIAEoCRIcChRyZWZ1bmRlZF9wdXJjaGFzZV9pZBgSIAEoCRIeChZyZWZ1bmRlZF9wdXJjaGFzZV90eXBlGBMgASgJEhkKEXJlZnVuZF9lbmRfYWN0aW9uGBQgASgJEhIKCnJlZnVuZF9pZHMYFSADKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzKkoKB0RpYWxlY3QSFwoTRElBTEVDVF9VTlNQRUNJRklFRBAAEhEKDURJQUxFQ1RfT0ZGRVIQARITCg9ESUFMRUNUX1BST0RVQ1QQAjK1CQoPUHVyY2hhc2VTZXJ2aWNlEnQKEUNyZWF0ZVB1cmNoYXNlVXJsEi4udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0Gi8udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRJ9ChRWYWxpZGF0ZVB1cmNoYXNlQ29kZRIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USgAEKFUNyZWF0ZVB1cmNoYXNlU2Vzc2lvbhIyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QaMy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRKJAQoYQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlEjUudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBo2LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEmUKDEdyYW50UHJvZHVjdBIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5HcmFudFByb2R1Y3RSZXNwb25zZRJlCgxMaXN0UHJvZHVjdHMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEncKEkdldEN1c3RvbWVyQmlsbGluZxIvLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEN1c3RvbWVyQmlsbGluZ1JlcXVlc3QaMC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRDdXN0b21lckJpbGxpbmdSZXNwb25zZRJ3ChJDYW5jZWxTdWJzY3JpcHRpb24SLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0GjAudmVzdGlidWxlLmJpbGxpbmcudjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USawoOUmVmdW5kUHVyY2hhc2USKy52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlcXVlc3QaLC52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Cit2ZXN0aWJ1bGUvYmlsbGluZy92MS9wdXJjaGFzZV9zZXJ2aWNlLnByb3RvEhR2ZXN0aWJ1bGUuYmlsbGluZy52MSJnCiVDcmVhdGVQYXltZW50TWV0aG9kU2V0dXBJbnRlbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSJaCiZDcmVhdGVQYXltZW50TWV0aG9kU2V0dXBJbnRlbnRSZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJEhkKEXN0cmlwZV9hY2NvdW50X2lkGAIgASgJInkKHlNldERlZmF1bHRQYXltZW50TWV0aG9kUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSFwoPc2V0dXBfaW50ZW50X2lkGAQgASgJImYKH1NldERlZmF1bHRQYXltZW50TWV0aG9kUmVzcG9uc2USQwoWZGVmYXVsdF9wYXltZW50X21ldGhvZBgBIAEoCzIjLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlBheW1lbnRNZXRob2QidAoTTGlzdEludm9pY2VzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDgoGY3Vyc29yGAQgASgJEg0KBWxpbWl0GAUgASgFIlwKFExpc3RJbnZvaWNlc1Jlc3BvbnNlEi8KCGludm9pY2VzGAEgAygLMh0udmVzdGlidWxlLmJpbGxpbmcudjEuSW52b2ljZRITCgtuZXh0X2N1cnNvchgCIAEoCSJyCgdJbnZvaWNlEgoKAmlkGAEgASgJEhkKEWNyZWF0ZWRfYXRfbWlsbGlzGAIgASgDEg4KBnN0YXR1cxgDIAEoCRIUCgxhbW91bnRfdG90YWwYBCABKAMSGgoSaG9zdGVkX2ludm9pY2VfdXJsGAUgASgJIsEBChlTd2l0Y2hTdWJzY3JpcHRpb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIXCg9mcm9tX3Byb2R1Y3RfaWQYBCABKAkSFQoNdG9fcHJvZHVjdF9pZBgFIAEoCRIQCghwcmljZV9pZBgGIAEoCRIVCghxdWFudGl0eRgHIAEoBUgAiAEBQgsKCV9xdWFudGl0eSIxChpTd2l0Y2hTdWJzY3JpcHRpb25SZXNwb25zZRITCgtwdXJjaGFzZV9pZBgBIAEoCSKIAQoZQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEgoKcHJvZHVjdF9pZBgEIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYBSABKAkiHAoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiigEKFVJlZnVuZFB1cmNoYXNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHR5cGUYAiABKAkSEwoLcHVyY2hhc2VfaWQYAyABKAkSEgoKYW1vdW50X3VzZBgEIAEoCRISCgppbnZvaWNlX2lkGAUgASgJEhIKCmVuZF9hY3Rpb24YBiABKAkiNwoWUmVmdW5kUHVyY2hhc2VSZXNwb25zZRIdChVyZWZ1bmRfdHJhbnNhY3Rpb25faWQYASABKAkiWwoZR2V0Q3VzdG9tZXJCaWxsaW5nUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkilwEKGkdldEN1c3RvbWVyQmlsbGluZ1Jlc3BvbnNlEhQKDGhhc19jdXN0b21lchgBIAEoCBJIChZkZWZhdWx0X3BheW1lbnRfbWV0aG9kGAIgASgLMiMudmVzdGlidWxlLmJpbGxpbmcudjEuUGF5bWVudE1ldGhvZEgAiAEBQhkKF19kZWZhdWx0X3BheW1lbnRfbWV0aG9kIl4KDVBheW1lbnRNZXRob2QSCgoCaWQYASABKAkSDQoFYnJhbmQYAiABKAkSDQoFbGFzdDQYAyABKAkSEQoJZXhwX21vbnRoGAQgASgFEhAKCGV4cF95ZWFyGAUgASgFIuABChhDcmVhdGVQdXJjaGFzZVVybFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jdXN0b21lcl90eXBlGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJEhAKCG9mZmVyX2lkGAQgASgJEhkKEWlubGluZV9vZmZlcl9qc29uGAUgASgJEi4KB2RpYWxlY3QYBiABKA4yHS52ZXN0aWJ1bGUuYmlsbGluZy52MS5EaWFsZWN0EhMKC2FjY2Vzc190eXBlGAcgASgJEhIKCnJldHVybl91cmwYCCABKAkiOwoZQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRILCgN1cmwYASABKAkSEQoJZnVsbF9jb2RlGAIgASgJIjAKG1ZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBIRCglmdWxsX2NvZGUYASABKAki9wEKHFZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USEgoKb2ZmZXJfanNvbhgBIAEoCRIQCghvZmZlcl9pZBgCIAEoCRIZChFzdHJpcGVfYWNjb3VudF9pZBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEiQKHGFscmVhZHlfYm91Z2h0X25vbl9zdGFja2FibGUYBSABKAgSSAoYY29uZmxpY3RpbmdfZ3JvdXBfb2ZmZXJzGAYgAygLMiYudmVzdGlidWxlLmJpbGxpbmcudjEuQ29uZmxpY3RpbmdPZmZlchISCgpyZXR1cm5fdXJsGAcgASgJIjoKEENvbmZsaWN0aW5nT2ZmZXISEAoIb2ZmZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJIlUKHENyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QSEQoJZnVsbF9jb2RlGAEgASgJEhAKCHByaWNlX2lkGAIgASgJEhAKCHF1YW50aXR5GAMgASgFIjYKHUNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlc3BvbnNlEhUKDWNsaWVudF9zZWNyZXQYASABKAkibAofQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWZ1bGxfY29kZRgCIAEoCRIQCghwcmljZV9pZBgDIAEoCRIQCghxdWFudGl0eRgEIAEoBSI3CiBDb21wbGV0ZVRlc3RNb2RlUHVyY2hhc2VSZXNwb25zZRITCgtwdXJjaGFzZV9pZBgBIAEoCSLIAQoTR3JhbnRQcm9kdWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSEgoKcHJvZHVjdF9pZBgEIAEoCRIbChNpbmxpbmVfcHJvZHVjdF9qc29uGAUgASgJEhAKCHF1YW50aXR5GAYgASgFEi4KB2RpYWxlY3QYByABKA4yHS52ZXN0aWJ1bGUuYmlsbGluZy52MS5EaWFsZWN0IkQKFEdyYW50UHJvZHVjdFJlc3BvbnNlEhMKC3B1cmNoYXNlX2lkGAEgASgJEhcKD3N1YnNjcmlwdGlvbl9pZBgCIAEoCSJ0ChNMaXN0UHJvZHVjdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIOCgZjdXJzb3IYBCABKAkSDQoFbGltaXQYBSABKAUiYQoUTGlzdFByb2R1Y3RzUmVzcG9uc2USNAoIcHJvZHVjdHMYASADKAsyIi52ZXN0aWJ1bGUuYmlsbGluZy52MS5Pd25lZFByb2R1Y3QSEwoLbmV4dF9jdXJzb3IYAiABKAki6gEKDE93bmVkUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEhAKCHF1YW50aXR5GAIgASgFEhQKDHByb2R1Y3RfanNvbhgDIAEoCRIMCgR0eXBlGAQgASgJEhcKD3N1YnNjcmlwdGlvbl9pZBgFIAEoCRImChljdXJyZW50X3BlcmlvZF9lbmRfbWlsbGlzGAYgASgDSACIAQESHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYByABKAgSEwoLcHVyY2hhc2VfaWQYCCABKAlCHAoaX2N1cnJlbnRfcGVyaW9kX2VuZF9taWxsaXMinwEKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDgoGY3Vyc29yGAIgASgJEg0KBWxpbWl0GAMgASgFEgwKBHR5cGUYBCABKAkSFQoNY3VzdG9tZXJfdHlwZRgFIAEoCRITCgtjdXN0b21lcl9pZBgGIAEoCRIXCg9pbmNsdWRlX3JlZnVuZHMYByABKAgiaAoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjcKDHRyYW5zYWN0aW9ucxgBIAMoCzIhLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlRyYW5zYWN0aW9uEhMKC25leHRfY3Vyc29yGAIgASgJIu8DCgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhkKEWNyZWF0ZWRfYXRfbWlsbGlzGAMgASgDEhUKDWN1c3RvbWVyX3R5cGUYBCABKAkSEwoLY3VzdG9tZXJfaWQYBSABKAkSEAoIcXVhbnRpdHkYBiABKAMSEQoJdGVzdF9tb2RlGAcgASgIEhAKCG9mZmVyX2lkGAggASgJEhoKEm9mZmVyX2Rpc3BsYXlfbmFtZRgJIAEoCRISCgpwcmljZV9qc29uGAogASgJEg4KBnN0YXR1cxgLIAEoCRIPCgdpdGVtX2lkGAwgASgJEhMKC2Rlc2NyaXB0aW9uGA0gASgJEh4KEWV4cGlyZXNfYXRfbWlsbGlzGA4gASgDSACIAQESEgoKb2ZmZXJfanNvbhgPIAEoCRIQCghwcmljZV9pZBgQIAEoCRIZChFyZWZ1bmRfYW1vdW50X3VzZBgRIAEoCRIcChRyZWZ1bmRlZF9wdXJjaGFzZV9pZBgSIAEoCRIeChZyZWZ1bmRlZF9wdXJjaGFzZV90eXBlGBMgASgJEhkKEXJlZnVuZF9lbmRfYWN0aW9uGBQgASgJEhIKCnJlZnVuZF9pZHMYFSADKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzKkoKB0RpYWxlY3QSFwoTRElBTEVDVF9VTlNQRUNJRklFRBAAEhEKDURJQUxFQ1RfT0ZGRVIQARITCg9ESUFMRUNUX1BST0RVQ1QQAjK8DQoPUHVyY2hhc2VTZXJ2aWNlEnQKEUNyZWF0ZVB1cmNoYXNlVXJsEi4udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXF1ZXN0Gi8udmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUHVyY2hhc2VVcmxSZXNwb25zZRJ9ChRWYWxpZGF0ZVB1cmNoYXNlQ29kZRIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlZhbGlkYXRlUHVyY2hhc2VDb2RlUmVzcG9uc2USgAEKFUNyZWF0ZVB1cmNoYXNlU2Vzc2lvbhIyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZVB1cmNoYXNlU2Vzc2lvblJlcXVlc3QaMy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQdXJjaGFzZVNlc3Npb25SZXNwb25zZRKJAQoYQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlEjUudmVzdGlidWxlLmJpbGxpbmcudjEuQ29tcGxldGVUZXN0TW9kZVB1cmNoYXNlUmVxdWVzdBo2LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdE1vZGVQdXJjaGFzZVJlc3BvbnNlEmUKDEdyYW50UHJvZHVjdBIpLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdyYW50UHJvZHVjdFJlcXVlc3QaKi52ZXN0aWJ1bGUuYmlsbGluZy52MS5HcmFudFByb2R1Y3RSZXNwb25zZRJlCgxMaXN0UHJvZHVjdHMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEncKEkdldEN1c3RvbWVyQmlsbGluZxIvLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEN1c3RvbWVyQmlsbGluZ1JlcXVlc3QaMC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRDdXN0b21lckJpbGxpbmdSZXNwb25zZRJ3ChJDYW5jZWxTdWJzY3JpcHRpb24SLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0GjAudmVzdGlidWxlLmJpbGxpbmcudjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USawoOUmVmdW5kUHVyY2hhc2USKy52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlcXVlc3QaLC52ZXN0aWJ1bGUuYmlsbGluZy52MS5SZWZ1bmRQdXJjaGFzZVJlc3BvbnNlEpsBCh5DcmVhdGVQYXltZW50TWV0aG9kU2V0dXBJbnRlbnQSOy52ZXN0aWJ1bGUuYmlsbGluZy52MS5DcmVhdGVQYXltZW50TWV0aG9kU2V0dXBJbnRlbnRSZXF1ZXN0GjwudmVzdGlidWxlLmJpbGxpbmcudjEuQ3JlYXRlUGF5bWVudE1ldGhvZFNldHVwSW50ZW50UmVzcG9uc2UShgEKF1NldERlZmF1bHRQYXltZW50TWV0aG9kEjQudmVzdGlidWxlLmJpbGxpbmcudjEuU2V0RGVmYXVsdFBheW1lbnRNZXRob2RSZXF1ZXN0GjUudmVzdGlidWxlLmJpbGxpbmcudjEuU2V0RGVmYXVsdFBheW1lbnRNZXRob2RSZXNwb25zZRJlCgxMaXN0SW52b2ljZXMSKS52ZXN0aWJ1bGUuYmlsbGluZy52MS5MaXN0SW52b2ljZXNSZXF1ZXN0GioudmVzdGlidWxlLmJpbGxpbmcudjEuTGlzdEludm9pY2VzUmVzcG9uc2USdwoSU3dpdGNoU3Vic2NyaXB0aW9uEi8udmVzdGlidWxlLmJpbGxpbmcudjEuU3dpdGNoU3Vic2NyaXB0aW9uUmVxdWVzdBowLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlN3aXRjaFN1YnNjcmlwdGlvblJlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * @generated from message vestibule.billing.v1.CreatePaymentMethodSetupIntentRequest
+ */
+export type CreatePaymentMethodSetupIntentRequest = Message<"vestibule.billing.v1.CreatePaymentMethodSetupIntentRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.CreatePaymentMethodSetupIntentRequest.
+ * Use `create(CreatePaymentMethodSetupIntentRequestSchema)` to create a new message.
+ */
+export const CreatePaymentMethodSetupIntentRequestSchema: GenMessage<CreatePaymentMethodSetupIntentRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+
+/**
+ * @generated from message vestibule.billing.v1.CreatePaymentMethodSetupIntentResponse
+ */
+export type CreatePaymentMethodSetupIntentResponse = Message<"vestibule.billing.v1.CreatePaymentMethodSetupIntentResponse"> & {
+  /**
+   * @generated from field: string client_secret = 1;
+   */
+  clientSecret: string;
+
+  /**
+   * @generated from field: string stripe_account_id = 2;
+   */
+  stripeAccountId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.CreatePaymentMethodSetupIntentResponse.
+ * Use `create(CreatePaymentMethodSetupIntentResponseSchema)` to create a new message.
+ */
+export const CreatePaymentMethodSetupIntentResponseSchema: GenMessage<CreatePaymentMethodSetupIntentResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+
+/**
+ * @generated from message vestibule.billing.v1.SetDefaultPaymentMethodRequest
+ */
+export type SetDefaultPaymentMethodRequest = Message<"vestibule.billing.v1.SetDefaultPaymentMethodRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+
+  /**
+   * @generated from field: string setup_intent_id = 4;
+   */
+  setupIntentId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.SetDefaultPaymentMethodRequest.
+ * Use `create(SetDefaultPaymentMethodRequestSchema)` to create a new message.
+ */
+export const SetDefaultPaymentMethodRequestSchema: GenMessage<SetDefaultPaymentMethodRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
+
+/**
+ * @generated from message vestibule.billing.v1.SetDefaultPaymentMethodResponse
+ */
+export type SetDefaultPaymentMethodResponse = Message<"vestibule.billing.v1.SetDefaultPaymentMethodResponse"> & {
+  /**
+   * @generated from field: vestibule.billing.v1.PaymentMethod default_payment_method = 1;
+   */
+  defaultPaymentMethod?: PaymentMethod | undefined;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.SetDefaultPaymentMethodResponse.
+ * Use `create(SetDefaultPaymentMethodResponseSchema)` to create a new message.
+ */
+export const SetDefaultPaymentMethodResponseSchema: GenMessage<SetDefaultPaymentMethodResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
+
+/**
+ * @generated from message vestibule.billing.v1.ListInvoicesRequest
+ */
+export type ListInvoicesRequest = Message<"vestibule.billing.v1.ListInvoicesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+
+  /**
+   * The last invoice id of the previous page, or empty.
+   *
+   * @generated from field: string cursor = 4;
+   */
+  cursor: string;
+
+  /**
+   * @generated from field: int32 limit = 5;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.ListInvoicesRequest.
+ * Use `create(ListInvoicesRequestSchema)` to create a new message.
+ */
+export const ListInvoicesRequestSchema: GenMessage<ListInvoicesRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
+
+/**
+ * @generated from message vestibule.billing.v1.ListInvoicesResponse
+ */
+export type ListInvoicesResponse = Message<"vestibule.billing.v1.ListInvoicesResponse"> & {
+  /**
+   * @generated from field: repeated vestibule.billing.v1.Invoice invoices = 1;
+   */
+  invoices: Invoice[];
+
+  /**
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.ListInvoicesResponse.
+ * Use `create(ListInvoicesResponseSchema)` to create a new message.
+ */
+export const ListInvoicesResponseSchema: GenMessage<ListInvoicesResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
+
+/**
+ * @generated from message vestibule.billing.v1.Invoice
+ */
+export type Invoice = Message<"vestibule.billing.v1.Invoice"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int64 created_at_millis = 2;
+   */
+  createdAtMillis: bigint;
+
+  /**
+   * draft, open, paid, uncollectible, void, or empty (another Stripe status).
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int64 amount_total = 4;
+   */
+  amountTotal: bigint;
+
+  /**
+   * @generated from field: string hosted_invoice_url = 5;
+   */
+  hostedInvoiceUrl: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.Invoice.
+ * Use `create(InvoiceSchema)` to create a new message.
+ */
+export const InvoiceSchema: GenMessage<Invoice> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
+
+/**
+ * @generated from message vestibule.billing.v1.SwitchSubscriptionRequest
+ */
+export type SwitchSubscriptionRequest = Message<"vestibule.billing.v1.SwitchSubscriptionRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
+
+  /**
+   * @generated from field: string from_product_id = 4;
+   */
+  fromProductId: string;
+
+  /**
+   * @generated from field: string to_product_id = 5;
+   */
+  toProductId: string;
+
+  /**
+   * Empty: the target product's first recurring price.
+   *
+   * @generated from field: string price_id = 6;
+   */
+  priceId: string;
+
+  /**
+   * Absent: the current subscription's quantity.
+   *
+   * @generated from field: optional int32 quantity = 7;
+   */
+  quantity?: number | undefined;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.SwitchSubscriptionRequest.
+ * Use `create(SwitchSubscriptionRequestSchema)` to create a new message.
+ */
+export const SwitchSubscriptionRequestSchema: GenMessage<SwitchSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
+
+/**
+ * @generated from message vestibule.billing.v1.SwitchSubscriptionResponse
+ */
+export type SwitchSubscriptionResponse = Message<"vestibule.billing.v1.SwitchSubscriptionResponse"> & {
+  /**
+   * @generated from field: string purchase_id = 1;
+   */
+  purchaseId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.SwitchSubscriptionResponse.
+ * Use `create(SwitchSubscriptionResponseSchema)` to create a new message.
+ */
+export const SwitchSubscriptionResponseSchema: GenMessage<SwitchSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
 
 /**
  * @generated from message vestibule.billing.v1.CancelSubscriptionRequest
@@ -49,7 +315,7 @@ export type CancelSubscriptionRequest = Message<"vestibule.billing.v1.CancelSubs
  * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
  */
 export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 0);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
 
 /**
  * @generated from message vestibule.billing.v1.CancelSubscriptionResponse
@@ -62,7 +328,7 @@ export type CancelSubscriptionResponse = Message<"vestibule.billing.v1.CancelSub
  * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
  */
 export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 1);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
 
 /**
  * @generated from message vestibule.billing.v1.RefundPurchaseRequest
@@ -112,7 +378,7 @@ export type RefundPurchaseRequest = Message<"vestibule.billing.v1.RefundPurchase
  * Use `create(RefundPurchaseRequestSchema)` to create a new message.
  */
 export const RefundPurchaseRequestSchema: GenMessage<RefundPurchaseRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 2);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
 
 /**
  * @generated from message vestibule.billing.v1.RefundPurchaseResponse
@@ -129,7 +395,7 @@ export type RefundPurchaseResponse = Message<"vestibule.billing.v1.RefundPurchas
  * Use `create(RefundPurchaseResponseSchema)` to create a new message.
  */
 export const RefundPurchaseResponseSchema: GenMessage<RefundPurchaseResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 3);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
 
 /**
  * @generated from message vestibule.billing.v1.GetCustomerBillingRequest
@@ -156,7 +422,7 @@ export type GetCustomerBillingRequest = Message<"vestibule.billing.v1.GetCustome
  * Use `create(GetCustomerBillingRequestSchema)` to create a new message.
  */
 export const GetCustomerBillingRequestSchema: GenMessage<GetCustomerBillingRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 4);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
 
 /**
  * @generated from message vestibule.billing.v1.GetCustomerBillingResponse
@@ -180,7 +446,7 @@ export type GetCustomerBillingResponse = Message<"vestibule.billing.v1.GetCustom
  * Use `create(GetCustomerBillingResponseSchema)` to create a new message.
  */
 export const GetCustomerBillingResponseSchema: GenMessage<GetCustomerBillingResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 5);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
 
 /**
  * @generated from message vestibule.billing.v1.PaymentMethod
@@ -217,7 +483,7 @@ export type PaymentMethod = Message<"vestibule.billing.v1.PaymentMethod"> & {
  * Use `create(PaymentMethodSchema)` to create a new message.
  */
 export const PaymentMethodSchema: GenMessage<PaymentMethod> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 6);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlRequest
@@ -275,7 +541,7 @@ export type CreatePurchaseUrlRequest = Message<"vestibule.billing.v1.CreatePurch
  * Use `create(CreatePurchaseUrlRequestSchema)` to create a new message.
  */
 export const CreatePurchaseUrlRequestSchema: GenMessage<CreatePurchaseUrlRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 7);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseUrlResponse
@@ -297,7 +563,7 @@ export type CreatePurchaseUrlResponse = Message<"vestibule.billing.v1.CreatePurc
  * Use `create(CreatePurchaseUrlResponseSchema)` to create a new message.
  */
 export const CreatePurchaseUrlResponseSchema: GenMessage<CreatePurchaseUrlResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 8);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 17);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeRequest
@@ -314,7 +580,7 @@ export type ValidatePurchaseCodeRequest = Message<"vestibule.billing.v1.Validate
  * Use `create(ValidatePurchaseCodeRequestSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeRequestSchema: GenMessage<ValidatePurchaseCodeRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 9);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 18);
 
 /**
  * @generated from message vestibule.billing.v1.ValidatePurchaseCodeResponse
@@ -363,7 +629,7 @@ export type ValidatePurchaseCodeResponse = Message<"vestibule.billing.v1.Validat
  * Use `create(ValidatePurchaseCodeResponseSchema)` to create a new message.
  */
 export const ValidatePurchaseCodeResponseSchema: GenMessage<ValidatePurchaseCodeResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 10);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 19);
 
 /**
  * @generated from message vestibule.billing.v1.ConflictingOffer
@@ -385,7 +651,7 @@ export type ConflictingOffer = Message<"vestibule.billing.v1.ConflictingOffer"> 
  * Use `create(ConflictingOfferSchema)` to create a new message.
  */
 export const ConflictingOfferSchema: GenMessage<ConflictingOffer> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 11);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 20);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionRequest
@@ -412,7 +678,7 @@ export type CreatePurchaseSessionRequest = Message<"vestibule.billing.v1.CreateP
  * Use `create(CreatePurchaseSessionRequestSchema)` to create a new message.
  */
 export const CreatePurchaseSessionRequestSchema: GenMessage<CreatePurchaseSessionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 12);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 21);
 
 /**
  * @generated from message vestibule.billing.v1.CreatePurchaseSessionResponse
@@ -429,7 +695,7 @@ export type CreatePurchaseSessionResponse = Message<"vestibule.billing.v1.Create
  * Use `create(CreatePurchaseSessionResponseSchema)` to create a new message.
  */
 export const CreatePurchaseSessionResponseSchema: GenMessage<CreatePurchaseSessionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 13);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 22);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseRequest
@@ -461,7 +727,7 @@ export type CompleteTestModePurchaseRequest = Message<"vestibule.billing.v1.Comp
  * Use `create(CompleteTestModePurchaseRequestSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseRequestSchema: GenMessage<CompleteTestModePurchaseRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 14);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 23);
 
 /**
  * @generated from message vestibule.billing.v1.CompleteTestModePurchaseResponse
@@ -478,7 +744,7 @@ export type CompleteTestModePurchaseResponse = Message<"vestibule.billing.v1.Com
  * Use `create(CompleteTestModePurchaseResponseSchema)` to create a new message.
  */
 export const CompleteTestModePurchaseResponseSchema: GenMessage<CompleteTestModePurchaseResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 15);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 24);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductRequest
@@ -525,7 +791,7 @@ export type GrantProductRequest = Message<"vestibule.billing.v1.GrantProductRequ
  * Use `create(GrantProductRequestSchema)` to create a new message.
  */
 export const GrantProductRequestSchema: GenMessage<GrantProductRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 16);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 25);
 
 /**
  * @generated from message vestibule.billing.v1.GrantProductResponse
@@ -549,7 +815,7 @@ export type GrantProductResponse = Message<"vestibule.billing.v1.GrantProductRes
  * Use `create(GrantProductResponseSchema)` to create a new message.
  */
 export const GrantProductResponseSchema: GenMessage<GrantProductResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 17);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 26);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsRequest
@@ -586,7 +852,7 @@ export type ListProductsRequest = Message<"vestibule.billing.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 18);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 27);
 
 /**
  * @generated from message vestibule.billing.v1.ListProductsResponse
@@ -608,7 +874,7 @@ export type ListProductsResponse = Message<"vestibule.billing.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 19);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 28);
 
 /**
  * @generated from message vestibule.billing.v1.OwnedProduct
@@ -666,7 +932,7 @@ export type OwnedProduct = Message<"vestibule.billing.v1.OwnedProduct"> & {
  * Use `create(OwnedProductSchema)` to create a new message.
  */
 export const OwnedProductSchema: GenMessage<OwnedProduct> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 20);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 29);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsRequest
@@ -717,7 +983,7 @@ export type ListTransactionsRequest = Message<"vestibule.billing.v1.ListTransact
  * Use `create(ListTransactionsRequestSchema)` to create a new message.
  */
 export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 21);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 30);
 
 /**
  * @generated from message vestibule.billing.v1.ListTransactionsResponse
@@ -739,7 +1005,7 @@ export type ListTransactionsResponse = Message<"vestibule.billing.v1.ListTransac
  * Use `create(ListTransactionsResponseSchema)` to create a new message.
  */
 export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 22);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 31);
 
 /**
  * @generated from message vestibule.billing.v1.Transaction
@@ -866,7 +1132,7 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
  * Use `create(TransactionSchema)` to create a new message.
  */
 export const TransactionSchema: GenMessage<Transaction> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_purchase_service, 23);
+  messageDesc(file_vestibule_billing_v1_purchase_service, 32);
 
 /**
  * @generated from enum vestibule.billing.v1.Dialect
@@ -1007,6 +1273,49 @@ export const PurchaseService: GenService<{
     methodKind: "unary";
     input: typeof RefundPurchaseRequestSchema;
     output: typeof RefundPurchaseResponseSchema;
+  },
+  /**
+   * A Stripe setup intent for the customer's card (its Stripe customer is created when missing).
+   * `POST /payments/payment-method/{type}/{id}/setup-intent`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.CreatePaymentMethodSetupIntent
+   */
+  createPaymentMethodSetupIntent: {
+    methodKind: "unary";
+    input: typeof CreatePaymentMethodSetupIntentRequestSchema;
+    output: typeof CreatePaymentMethodSetupIntentResponseSchema;
+  },
+  /**
+   * Makes the card of a succeeded setup intent of this customer its default payment method.
+   * `POST /payments/payment-method/{type}/{id}/set-default`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.SetDefaultPaymentMethod
+   */
+  setDefaultPaymentMethod: {
+    methodKind: "unary";
+    input: typeof SetDefaultPaymentMethodRequestSchema;
+    output: typeof SetDefaultPaymentMethodResponseSchema;
+  },
+  /**
+   * The customer's Stripe invoices, newest first. `GET /payments/invoices/{type}/{id}`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.ListInvoices
+   */
+  listInvoices: {
+    methodKind: "unary";
+    input: typeof ListInvoicesRequestSchema;
+    output: typeof ListInvoicesResponseSchema;
+  },
+  /**
+   * Moves the customer's subscription to another product of the same product line (Stripe's subscription too).
+   * `POST /payments/products/{type}/{id}/switch`.
+   *
+   * @generated from rpc vestibule.billing.v1.PurchaseService.SwitchSubscription
+   */
+  switchSubscription: {
+    methodKind: "unary";
+    input: typeof SwitchSubscriptionRequestSchema;
+    output: typeof SwitchSubscriptionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_billing_v1_purchase_service, 0);

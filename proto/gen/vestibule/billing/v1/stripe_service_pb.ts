@@ -10,7 +10,136 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/billing/v1/stripe_service.proto.
  */
 export const file_vestibule_billing_v1_stripe_service: GenFile = /*@__PURE__*/
-  fileDesc("Cil2ZXN0aWJ1bGUvYmlsbGluZy92MS9zdHJpcGVfc2VydmljZS5wcm90bxIUdmVzdGlidWxlLmJpbGxpbmcudjEiPgoUU2V0VXBQYXltZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpyZXR1cm5fdXJsGAIgASgJIiQKFVNldFVwUGF5bWVudHNSZXNwb25zZRILCgN1cmwYASABKAkiMQobR2V0U3RyaXBlQWNjb3VudEluZm9SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkifwocR2V0U3RyaXBlQWNjb3VudEluZm9SZXNwb25zZRISCgphY2NvdW50X2lkGAEgASgJEhcKD2NoYXJnZXNfZW5hYmxlZBgCIAEoCBIZChFkZXRhaWxzX3N1Ym1pdHRlZBgDIAEoCBIXCg9wYXlvdXRzX2VuYWJsZWQYBCABKAgiMQobQ3JlYXRlQWNjb3VudFNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiNQocQ3JlYXRlQWNjb3VudFNlc3Npb25SZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJIkAKGkhhbmRsZVN0cmlwZVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSEQoJc2lnbmF0dXJlGAIgASgJIkIKG0hhbmRsZVN0cmlwZVdlYmhvb2tSZXNwb25zZRIPCgdoYW5kbGVkGAEgASgIEhIKCmV2ZW50X3R5cGUYAiABKAky8wMKDVN0cmlwZVNlcnZpY2USaAoNU2V0VXBQYXltZW50cxIqLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlNldFVwUGF5bWVudHNSZXF1ZXN0GisudmVzdGlidWxlLmJpbGxpbmcudjEuU2V0VXBQYXltZW50c1Jlc3BvbnNlEn0KFEdldFN0cmlwZUFjY291bnRJbmZvEjEudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0U3RyaXBlQWNjb3VudEluZm9SZXF1ZXN0GjIudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0U3RyaXBlQWNjb3VudEluZm9SZXNwb25zZRJ9ChRDcmVhdGVBY2NvdW50U2Vzc2lvbhIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZUFjY291bnRTZXNzaW9uUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZUFjY291bnRTZXNzaW9uUmVzcG9uc2USegoTSGFuZGxlU3RyaXBlV2ViaG9vaxIwLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkhhbmRsZVN0cmlwZVdlYmhvb2tSZXF1ZXN0GjEudmVzdGlidWxlLmJpbGxpbmcudjEuSGFuZGxlU3RyaXBlV2ViaG9va1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Cil2ZXN0aWJ1bGUvYmlsbGluZy92MS9zdHJpcGVfc2VydmljZS5wcm90bxIUdmVzdGlidWxlLmJpbGxpbmcudjEiNAoeR2V0UGF5bWVudE1ldGhvZENvbmZpZ3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkicQofR2V0UGF5bWVudE1ldGhvZENvbmZpZ3NSZXNwb25zZRIRCgljb25maWdfaWQYASABKAkSOwoHbWV0aG9kcxgCIAMoCzIqLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlBheW1lbnRNZXRob2RTZXR0aW5nImkKFFBheW1lbnRNZXRob2RTZXR0aW5nEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDwoHZW5hYmxlZBgDIAEoCBIRCglhdmFpbGFibGUYBCABKAgSEwoLb3ZlcnJpZGFibGUYBSABKAgi0QEKIVVwZGF0ZVBheW1lbnRNZXRob2RDb25maWdzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWNvbmZpZ19pZBgCIAEoCRJVCgd1cGRhdGVzGAMgAygLMkQudmVzdGlidWxlLmJpbGxpbmcudjEuVXBkYXRlUGF5bWVudE1ldGhvZENvbmZpZ3NSZXF1ZXN0LlVwZGF0ZXNFbnRyeRouCgxVcGRhdGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgIOgI4ASJ0CiJVcGRhdGVQYXltZW50TWV0aG9kQ29uZmlnc1Jlc3BvbnNlEhEKCWNvbmZpZ19pZBgBIAEoCRI7CgdtZXRob2RzGAIgAygLMioudmVzdGlidWxlLmJpbGxpbmcudjEuUGF5bWVudE1ldGhvZFNldHRpbmciPgoUU2V0VXBQYXltZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpyZXR1cm5fdXJsGAIgASgJIiQKFVNldFVwUGF5bWVudHNSZXNwb25zZRILCgN1cmwYASABKAkiMQobR2V0U3RyaXBlQWNjb3VudEluZm9SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkifwocR2V0U3RyaXBlQWNjb3VudEluZm9SZXNwb25zZRISCgphY2NvdW50X2lkGAEgASgJEhcKD2NoYXJnZXNfZW5hYmxlZBgCIAEoCBIZChFkZXRhaWxzX3N1Ym1pdHRlZBgDIAEoCBIXCg9wYXlvdXRzX2VuYWJsZWQYBCABKAgiMQobQ3JlYXRlQWNjb3VudFNlc3Npb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiNQocQ3JlYXRlQWNjb3VudFNlc3Npb25SZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJIkAKGkhhbmRsZVN0cmlwZVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSEQoJc2lnbmF0dXJlGAIgASgJIkIKG0hhbmRsZVN0cmlwZVdlYmhvb2tSZXNwb25zZRIPCgdoYW5kbGVkGAEgASgIEhIKCmV2ZW50X3R5cGUYAiABKAkyjgYKDVN0cmlwZVNlcnZpY2USaAoNU2V0VXBQYXltZW50cxIqLnZlc3RpYnVsZS5iaWxsaW5nLnYxLlNldFVwUGF5bWVudHNSZXF1ZXN0GisudmVzdGlidWxlLmJpbGxpbmcudjEuU2V0VXBQYXltZW50c1Jlc3BvbnNlEn0KFEdldFN0cmlwZUFjY291bnRJbmZvEjEudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0U3RyaXBlQWNjb3VudEluZm9SZXF1ZXN0GjIudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0U3RyaXBlQWNjb3VudEluZm9SZXNwb25zZRJ9ChRDcmVhdGVBY2NvdW50U2Vzc2lvbhIxLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZUFjY291bnRTZXNzaW9uUmVxdWVzdBoyLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkNyZWF0ZUFjY291bnRTZXNzaW9uUmVzcG9uc2USegoTSGFuZGxlU3RyaXBlV2ViaG9vaxIwLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkhhbmRsZVN0cmlwZVdlYmhvb2tSZXF1ZXN0GjEudmVzdGlidWxlLmJpbGxpbmcudjEuSGFuZGxlU3RyaXBlV2ViaG9va1Jlc3BvbnNlEoYBChdHZXRQYXltZW50TWV0aG9kQ29uZmlncxI0LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldFBheW1lbnRNZXRob2RDb25maWdzUmVxdWVzdBo1LnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldFBheW1lbnRNZXRob2RDb25maWdzUmVzcG9uc2USjwEKGlVwZGF0ZVBheW1lbnRNZXRob2RDb25maWdzEjcudmVzdGlidWxlLmJpbGxpbmcudjEuVXBkYXRlUGF5bWVudE1ldGhvZENvbmZpZ3NSZXF1ZXN0GjgudmVzdGlidWxlLmJpbGxpbmcudjEuVXBkYXRlUGF5bWVudE1ldGhvZENvbmZpZ3NSZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * @generated from message vestibule.billing.v1.GetPaymentMethodConfigsRequest
+ */
+export type GetPaymentMethodConfigsRequest = Message<"vestibule.billing.v1.GetPaymentMethodConfigsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetPaymentMethodConfigsRequest.
+ * Use `create(GetPaymentMethodConfigsRequestSchema)` to create a new message.
+ */
+export const GetPaymentMethodConfigsRequestSchema: GenMessage<GetPaymentMethodConfigsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_stripe_service, 0);
+
+/**
+ * @generated from message vestibule.billing.v1.GetPaymentMethodConfigsResponse
+ */
+export type GetPaymentMethodConfigsResponse = Message<"vestibule.billing.v1.GetPaymentMethodConfigsResponse"> & {
+  /**
+   * @generated from field: string config_id = 1;
+   */
+  configId: string;
+
+  /**
+   * @generated from field: repeated vestibule.billing.v1.PaymentMethodSetting methods = 2;
+   */
+  methods: PaymentMethodSetting[];
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetPaymentMethodConfigsResponse.
+ * Use `create(GetPaymentMethodConfigsResponseSchema)` to create a new message.
+ */
+export const GetPaymentMethodConfigsResponseSchema: GenMessage<GetPaymentMethodConfigsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_stripe_service, 1);
+
+/**
+ * @generated from message vestibule.billing.v1.PaymentMethodSetting
+ */
+export type PaymentMethodSetting = Message<"vestibule.billing.v1.PaymentMethodSetting"> & {
+  /**
+   * Stripe's key, e.g. "card", "link".
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool enabled = 3;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: bool available = 4;
+   */
+  available: boolean;
+
+  /**
+   * @generated from field: bool overridable = 5;
+   */
+  overridable: boolean;
+};
+
+/**
+ * Describes the message vestibule.billing.v1.PaymentMethodSetting.
+ * Use `create(PaymentMethodSettingSchema)` to create a new message.
+ */
+export const PaymentMethodSettingSchema: GenMessage<PaymentMethodSetting> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_stripe_service, 2);
+
+/**
+ * @generated from message vestibule.billing.v1.UpdatePaymentMethodConfigsRequest
+ */
+export type UpdatePaymentMethodConfigsRequest = Message<"vestibule.billing.v1.UpdatePaymentMethodConfigsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string config_id = 2;
+   */
+  configId: string;
+
+  /**
+   * Method id → true (on) or false (off).
+   *
+   * @generated from field: map<string, bool> updates = 3;
+   */
+  updates: { [key: string]: boolean };
+};
+
+/**
+ * Describes the message vestibule.billing.v1.UpdatePaymentMethodConfigsRequest.
+ * Use `create(UpdatePaymentMethodConfigsRequestSchema)` to create a new message.
+ */
+export const UpdatePaymentMethodConfigsRequestSchema: GenMessage<UpdatePaymentMethodConfigsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_stripe_service, 3);
+
+/**
+ * @generated from message vestibule.billing.v1.UpdatePaymentMethodConfigsResponse
+ */
+export type UpdatePaymentMethodConfigsResponse = Message<"vestibule.billing.v1.UpdatePaymentMethodConfigsResponse"> & {
+  /**
+   * @generated from field: string config_id = 1;
+   */
+  configId: string;
+
+  /**
+   * @generated from field: repeated vestibule.billing.v1.PaymentMethodSetting methods = 2;
+   */
+  methods: PaymentMethodSetting[];
+};
+
+/**
+ * Describes the message vestibule.billing.v1.UpdatePaymentMethodConfigsResponse.
+ * Use `create(UpdatePaymentMethodConfigsResponseSchema)` to create a new message.
+ */
+export const UpdatePaymentMethodConfigsResponseSchema: GenMessage<UpdatePaymentMethodConfigsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_stripe_service, 4);
 
 /**
  * @generated from message vestibule.billing.v1.SetUpPaymentsRequest
@@ -34,7 +163,7 @@ export type SetUpPaymentsRequest = Message<"vestibule.billing.v1.SetUpPaymentsRe
  * Use `create(SetUpPaymentsRequestSchema)` to create a new message.
  */
 export const SetUpPaymentsRequestSchema: GenMessage<SetUpPaymentsRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 0);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 5);
 
 /**
  * @generated from message vestibule.billing.v1.SetUpPaymentsResponse
@@ -51,7 +180,7 @@ export type SetUpPaymentsResponse = Message<"vestibule.billing.v1.SetUpPaymentsR
  * Use `create(SetUpPaymentsResponseSchema)` to create a new message.
  */
 export const SetUpPaymentsResponseSchema: GenMessage<SetUpPaymentsResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 1);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 6);
 
 /**
  * @generated from message vestibule.billing.v1.GetStripeAccountInfoRequest
@@ -68,7 +197,7 @@ export type GetStripeAccountInfoRequest = Message<"vestibule.billing.v1.GetStrip
  * Use `create(GetStripeAccountInfoRequestSchema)` to create a new message.
  */
 export const GetStripeAccountInfoRequestSchema: GenMessage<GetStripeAccountInfoRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 2);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 7);
 
 /**
  * @generated from message vestibule.billing.v1.GetStripeAccountInfoResponse
@@ -100,7 +229,7 @@ export type GetStripeAccountInfoResponse = Message<"vestibule.billing.v1.GetStri
  * Use `create(GetStripeAccountInfoResponseSchema)` to create a new message.
  */
 export const GetStripeAccountInfoResponseSchema: GenMessage<GetStripeAccountInfoResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 3);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 8);
 
 /**
  * @generated from message vestibule.billing.v1.CreateAccountSessionRequest
@@ -117,7 +246,7 @@ export type CreateAccountSessionRequest = Message<"vestibule.billing.v1.CreateAc
  * Use `create(CreateAccountSessionRequestSchema)` to create a new message.
  */
 export const CreateAccountSessionRequestSchema: GenMessage<CreateAccountSessionRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 4);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 9);
 
 /**
  * @generated from message vestibule.billing.v1.CreateAccountSessionResponse
@@ -134,7 +263,7 @@ export type CreateAccountSessionResponse = Message<"vestibule.billing.v1.CreateA
  * Use `create(CreateAccountSessionResponseSchema)` to create a new message.
  */
 export const CreateAccountSessionResponseSchema: GenMessage<CreateAccountSessionResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 5);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 10);
 
 /**
  * @generated from message vestibule.billing.v1.HandleStripeWebhookRequest
@@ -156,7 +285,7 @@ export type HandleStripeWebhookRequest = Message<"vestibule.billing.v1.HandleStr
  * Use `create(HandleStripeWebhookRequestSchema)` to create a new message.
  */
 export const HandleStripeWebhookRequestSchema: GenMessage<HandleStripeWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 6);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 11);
 
 /**
  * @generated from message vestibule.billing.v1.HandleStripeWebhookResponse
@@ -180,7 +309,7 @@ export type HandleStripeWebhookResponse = Message<"vestibule.billing.v1.HandleSt
  * Use `create(HandleStripeWebhookResponseSchema)` to create a new message.
  */
 export const HandleStripeWebhookResponseSchema: GenMessage<HandleStripeWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_stripe_service, 7);
+  messageDesc(file_vestibule_billing_v1_stripe_service, 12);
 
 /**
  * The project's Stripe link (public contract §10): its connected account, onboarding, the embedded widgets' account
@@ -230,6 +359,27 @@ export const StripeService: GenService<{
     methodKind: "unary";
     input: typeof HandleStripeWebhookRequestSchema;
     output: typeof HandleStripeWebhookResponseSchema;
+  },
+  /**
+   * The payment methods of the connected account's payment method configuration (created when it has none).
+   * STRIPE_ACCOUNT_INFO_NOT_FOUND when the project has no account. `GET /internal/payments/method-configs`.
+   *
+   * @generated from rpc vestibule.billing.v1.StripeService.GetPaymentMethodConfigs
+   */
+  getPaymentMethodConfigs: {
+    methodKind: "unary";
+    input: typeof GetPaymentMethodConfigsRequestSchema;
+    output: typeof GetPaymentMethodConfigsResponseSchema;
+  },
+  /**
+   * Turns payment methods on or off. `PATCH /internal/payments/method-configs`.
+   *
+   * @generated from rpc vestibule.billing.v1.StripeService.UpdatePaymentMethodConfigs
+   */
+  updatePaymentMethodConfigs: {
+    methodKind: "unary";
+    input: typeof UpdatePaymentMethodConfigsRequestSchema;
+    output: typeof UpdatePaymentMethodConfigsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vestibule_billing_v1_stripe_service, 0);
