@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
-import { callDemo, demoHeaders, type Access, type ApiAnswer } from "./platform-api.ts";
+import { callDemo, demoHeaders, demoSdkOptions, type Access, type ApiAnswer } from "./platform-api.ts";
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -171,16 +171,7 @@ it("every config route is in the OpenAPI document", async () => {
 });
 
 describe("admin SDKs update the config", () => {
-  const options = () =>
-    ({
-      baseUrl: tp.gatewayUrl,
-      projectId: tp.projects.demo.project_id,
-      publishableClientKey: tp.projects.demo.publishable_client_key,
-      secretServerKey: tp.projects.demo.secret_server_key,
-      superSecretAdminKey: tp.projects.demo.super_secret_admin_key,
-      tokenStore: "memory",
-      noAutomaticPrefetch: true,
-    }) as never;
+  const options = () => demoSdkOptions(tp);
 
   it("@stackframe/js 2.8.108: project.updateConfig → PATCH /internal/config/override/environment; levelled reads and pushes", async () => {
     const app = new latest.StackAdminApp(options());

@@ -10,7 +10,7 @@ import * as latest from "@stackframe/js";
 import { DEFAULT_TEMPLATE_IDS, defaultNewTemplateSource } from "@stackframe/stack-shared/dist/helpers/emails";
 import { standardConfig, startTestSmtp } from "../../services/email/test/smtp-fixtures.ts";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
-import { callDemo, demoHeaders, type Access, type ApiAnswer } from "./platform-api.ts";
+import { callDemo, demoHeaders, demoSdkOptions, type Access, type ApiAnswer } from "./platform-api.ts";
 
 let tp: TestPlatform;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
@@ -47,16 +47,7 @@ async function until<T>(what: string, f: () => Promise<T | undefined> | T | unde
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const sdkOptions = () =>
-  ({
-    baseUrl: tp.gatewayUrl,
-    projectId: tp.projects.demo.project_id,
-    publishableClientKey: tp.projects.demo.publishable_client_key,
-    secretServerKey: tp.projects.demo.secret_server_key,
-    superSecretAdminKey: tp.projects.demo.super_secret_admin_key,
-    tokenStore: "memory",
-    noAutomaticPrefetch: true,
-  }) as never;
+const sdkOptions = () => demoSdkOptions(tp);
 
 describe("scheduled sends", () => {
   it("a send scheduled with the 2.8.108 server SDK waits in the queue, survives an e-mail service restart and is delivered when due", async () => {

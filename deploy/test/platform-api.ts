@@ -44,3 +44,17 @@ export async function callPlatform(tp: TestPlatform, method: string, path: strin
 export function callDemo(tp: TestPlatform, method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> {
   return callPlatform(tp, method, path, demoHeaders(tp, access), body);
 }
+
+/** Options of a published @stackframe/js app (any of the three) as the demo project, tokens in memory. */
+export function demoSdkOptions(tp: TestPlatform): never {
+  const demo = tp.projects.demo;
+  return {
+    baseUrl: tp.gatewayUrl,
+    projectId: demo.project_id,
+    publishableClientKey: demo.publishable_client_key,
+    secretServerKey: demo.secret_server_key,
+    superSecretAdminKey: demo.super_secret_admin_key,
+    tokenStore: "memory",
+    noAutomaticPrefetch: true,
+  } as never;
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./fixtures/webhook-receiver.ts";
-import { callDemo, type Access, type ApiAnswer } from "./platform-api.ts";
+import { callDemo, demoSdkOptions, type Access, type ApiAnswer } from "./platform-api.ts";
 
 const TIMEOUT_MS = 2_000;
 let tp: TestPlatform;
@@ -243,15 +243,7 @@ describe("webhooks", () => {
   }, 60_000);
 
   it("the published current admin SDK's sendTestWebhook: ok for an endpoint that takes it, the reason when it does not", async () => {
-    const admin = new latest.StackAdminApp({
-      baseUrl: tp.gatewayUrl,
-      projectId: tp.projects.demo.project_id,
-      publishableClientKey: tp.projects.demo.publishable_client_key,
-      secretServerKey: tp.projects.demo.secret_server_key,
-      superSecretAdminKey: tp.projects.demo.super_secret_admin_key,
-      tokenStore: "memory",
-      noAutomaticPrefetch: true,
-    } as never) as unknown as { sendTestWebhook(o: { endpointId: string }): Promise<{ status: "ok" } | { status: "error"; error: { errorMessage: string } }> };
+    const admin = new latest.StackAdminApp(demoSdkOptions(tp)) as unknown as { sendTestWebhook(o: { endpointId: string }): Promise<{ status: "ok" } | { status: "error"; error: { errorMessage: string } }> };
     const ok = await endpoint("/sdk-test");
     const before = rx.at("/sdk-test").length;
     expect(await admin.sendTestWebhook({ endpointId: ok.id })).toEqual({ status: "ok", data: undefined });

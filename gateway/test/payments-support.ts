@@ -1,3 +1,6 @@
+import { startLocalStripe, type LocalStripe } from "../../deploy/src/stripe-local/index.ts";
+import { startStack, type Stack } from "./support.ts";
+
 /** A payments config for the payments tests (contract §13 keys, both dialects: `offers` and `products`). */
 export const PAYMENTS_CONFIG = {
   "payments.items.credits": { displayName: "Credits", customerType: "user" },
@@ -35,3 +38,20 @@ export const PAYMENTS_CONFIG = {
     includedItems: { seats: { quantity: 10, repeat: "never", expires: "when-purchase-expires" } },
   },
 };
+
+
+/**
+ * A gateway with billing, teams and auth in process, pointed at a fresh local Stripe-compatible server whose webhook
+ * deliveries come back to the gateway's Stripe route (signed with `webhookSecret`).
+ */
+export async function startPaymentsStack(webhookSecret: string): Promise<{ stack: Stack; stripe: LocalStripe }> {
+  const stripe = await startLocalStripe({ webhookSecret, retryDelaysMs: [100, 500] });
+  const stack = await startStack({
+    billing: true,
+    teams: true,
+    auth: true,
+    env: { STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret },
+  });
+  stripe.setWebhookUrl(`${stack.url}/api/v1/integrations/stripe/webhooks`);
+  return { stack, stripe };
+}

@@ -7,22 +7,15 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
-import { startLocalStripe, type LocalStripe } from "../../../deploy/src/stripe-local/index.ts";
+import type { LocalStripe } from "../../../deploy/src/stripe-local/index.ts";
 import * as v2841 from "stackframe-js-2841";
-import { call, headersFor, startStack, type Stack } from "../support.ts";
-import { PAYMENTS_CONFIG } from "../payments-support.ts";
+import { call, headersFor, type Stack } from "../support.ts";
+import { PAYMENTS_CONFIG, startPaymentsStack } from "../payments-support.ts";
 
 let stack: Stack;
 let stripe: LocalStripe;
 beforeAll(async () => {
-  stripe = await startLocalStripe({ webhookSecret: "whsec_sdk_payments", retryDelaysMs: [100, 500] });
-  stack = await startStack({
-    billing: true,
-    teams: true,
-    auth: true,
-    env: { STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret },
-  });
-  stripe.setWebhookUrl(`${stack.url}/api/v1/integrations/stripe/webhooks`);
+  ({ stack, stripe } = await startPaymentsStack("whsec_sdk_payments"));
   const admin = headersFor(stack.demo, "admin");
   const res = await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify(PAYMENTS_CONFIG) } });
   expect(res.status).toBe(200);

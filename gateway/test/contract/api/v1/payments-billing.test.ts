@@ -7,10 +7,10 @@
 import pg from "pg";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStripe, type LocalStripe } from "../../../../../deploy/src/stripe-local/index.ts";
-import { call, expectKnownError, headersFor, startStack, type ApiResponse, type Stack } from "../../../support.ts";
+import type { LocalStripe } from "../../../../../deploy/src/stripe-local/index.ts";
+import { call, expectKnownError, headersFor, type ApiResponse, type Stack } from "../../../support.ts";
 import { signUp, type SignedUpUser } from "../../../teams-support.ts";
-import { PAYMENTS_CONFIG } from "../../../payments-support.ts";
+import { PAYMENTS_CONFIG, startPaymentsStack } from "../../../payments-support.ts";
 
 const CONFIG = {
   ...PAYMENTS_CONFIG,
@@ -37,14 +37,7 @@ let platform: Stripe;
 let browser: Stripe;
 
 beforeAll(async () => {
-  stripe = await startLocalStripe({ webhookSecret: "whsec_billing_test", retryDelaysMs: [100, 500] });
-  stack = await startStack({
-    billing: true,
-    teams: true,
-    auth: true,
-    env: { STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret },
-  });
-  stripe.setWebhookUrl(`${stack.url}/api/v1/integrations/stripe/webhooks`);
+  ({ stack, stripe } = await startPaymentsStack("whsec_billing_test"));
   platform = new Stripe(stripe.secretKey, { host: stripe.host, port: stripe.port, protocol: "http" });
   browser = new Stripe(stripe.publishableKey, { host: stripe.host, port: stripe.port, protocol: "http" });
   admin = headersFor(stack.demo, "admin");
