@@ -18,7 +18,8 @@ export function pathsWithNul(value: unknown, root: string): string[] {
       if (item.includes(NUL)) found.push(path);
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], joinPath(path, i)]);
-    } else if (item !== null && typeof item === "object") {
+    } else if (item !== null && typeof item === "object" && !(item instanceof Uint8Array)) {
+      // (Binary bodies are bytes, not text: refused as a whole by the validator.)
       const entries = Object.entries(item as Record<string, unknown>);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;

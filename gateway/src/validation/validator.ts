@@ -273,6 +273,11 @@ function runPart(part: Part, raw: unknown): PartResult {
   const originals = new Map<string, unknown>();
   let value: unknown = part.name === "body" ? raw : flatCopy(part, raw, originals);
   if (value === undefined) return part.optional ? { ok: true, value } : { ok: false, lines: [`${part.name} must be defined`] };
+  // A binary body (application/octet-stream) on a route that does not decode one: ajv would see an object with one
+  // key per byte and describe each (seconds for 400 KB, found by the route fuzzer).
+  if (value instanceof Uint8Array) {
+    return { ok: false, lines: [`${part.name} must be a JSON value; the request sent ${value.length} bytes of binary data (application/octet-stream).`] };
+  }
   if (part.validate(value)) return { ok: true, value: decodeBooleans(part, value) };
 
   let errors = part.validate.errors ?? [];
