@@ -11,6 +11,7 @@ import { ApiKeyCheckCache } from "./auth/api-key-checks.ts";
 import { KeyCache, ProjectCache } from "./auth/caches.ts";
 import { OwnerTeamCache } from "./auth/project-ownership.ts";
 import { RefreshBatcher } from "./auth/refresh-batcher.ts";
+import { ItemReads } from "./payments/item-reads.ts";
 import { authenticateRequest, type ProjectOwnership, type RequestAuth, type TokenVerifier } from "./auth/request-auth.ts";
 import { SignInBatcher } from "./auth/sign-in-batcher.ts";
 import type { TeamAccess } from "./auth/team-access.ts";
@@ -88,7 +89,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const teams = deps.teams ?? teamsServiceAccess(clients, teamCache);
   const signIns = new SignInBatcher(clients.passwords);
   const audit = new AuditTrail(clients);
-  const state: GatewayState = { config, clients, projects, keys, users, teamCache, refreshes, apiKeyChecks, teams, signIns, usage };
+  const itemReads = new ItemReads(clients.items);
+  const state: GatewayState = { config, clients, projects, keys, users, teamCache, refreshes, apiKeyChecks, teams, signIns, usage, itemReads };
   const authDeps = { projects, keys, users, tokens, ownership: deps.ownership ?? ownerTeams.ownership(projects), mode: config.mode };
 
   const app = Fastify({

@@ -8,6 +8,7 @@ import type { UsageRecorder } from "./auth/usage.ts";
 import type { UserCache } from "./auth/user-cache.ts";
 import type { ServiceClients } from "./clients.ts";
 import type { GatewayConfig } from "./config.ts";
+import type { ItemReads } from "./payments/item-reads.ts";
 
 /**
  * The gateway's collaborators, built once by buildGateway and named once here: the Gateway handle extends it, route
@@ -32,4 +33,6 @@ export interface GatewayState {
   readonly signIns: SignInBatcher;
   /** Session activity (last used, IP), recorded in batches. */
   readonly usage: UsageRecorder;
+  /** Item quantity reads, batched into GetItems calls. */
+  readonly itemReads: ItemReads;
 }

@@ -24,8 +24,8 @@ export const getItemRoute = defineRoute({
   tags: ["Payments"],
   access: ANY,
   schemas: { params: ItemParams },
-  async handler({ auth, params, clients }) {
-    const item = await clients.items.getItem({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id, itemId: params.item_id });
+  async handler({ auth, params, itemReads }) {
+    const item = await itemReads.get({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id, itemId: params.item_id });
     return { json: { id: item.itemId, display_name: item.displayName, quantity: Number(item.quantity) } };
   },
 });

@@ -1,7 +1,10 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { ItemService } from "@vestibule/proto/billing/v1/item_service";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { GetItemResultSchema } from "@vestibule/proto/billing/v1/item_service";
+import { Batch } from "@vestibule/shared/batch";
 import { withTransaction } from "@vestibule/shared/db";
-import { knownError } from "@vestibule/shared/errors";
+import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import { newId } from "@vestibule/shared/ids";
 import { itemQuantityChanged } from "../events.ts";
 import type { CustomerType } from "../offers/offer-rules.ts";
@@ -12,12 +15,17 @@ import type { BillingRuntime } from "../runtime.ts";
 import { includedQuantity } from "./ledger-rules.ts";
 import { itemStore, type CustomerItemKey } from "./item-store.ts";
 
+type GetItemRequestLike = CustomerItemKey;
+
+/** Most item reads in one GetItems call. */
+const MAX_GET_ITEMS = 256;
+
 /** ItemService: customers' item quantities (the ledger). */
 export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemService> {
   const { ctx, config, customers } = rt;
 
   /** The configured item, after the customer type and existence checks. */
-  async function resolve(req: { projectId: string; customerType: string; customerId: string; itemId: string }): Promise<ItemDefinition> {
+  async function resolve(req: GetItemRequestLike): Promise<ItemDefinition> {
     const payments = await config.get(req.projectId);
     const item = payments.items.get(req.itemId);
     if (!item) throw knownError("ITEM_NOT_FOUND", { item_id: req.itemId });
@@ -48,6 +56,32 @@ export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemSe
   }
 
   return {
+    async getItems(req) {
+      if (req.requests.length > MAX_GET_ITEMS) throw statusError(400, `At most ${MAX_GET_ITEMS} item reads per call.`);
+      // Each read answers as GetItem would; the ledger of every item is one query, each customer's purchases one.
+      const batch = new Batch<GetItemRequestLike, { itemId: string; displayName: string; quantity: bigint }>(req.requests);
+      const items = new Map<number, ItemDefinition>();
+      await batch.each(batch.pending(), async (i) => {
+        items.set(i, await resolve(batch.items[i]!));
+      });
+      const open = batch.pending();
+      const ledgers = await batch.shared(() => itemStore.ledgerQuantities(ctx.pool, open.map((i) => batch.items[i]!)), open);
+      const fromPurchases = new Map<string, Promise<number>>();
+      if (ledgers) await batch.each(open, async (i, k) => {
+        const r = batch.items[i]!;
+        const key = [r.projectId, r.customerType, r.customerId, r.itemId].join("\u0000");
+        let p = fromPurchases.get(key);
+        if (!p) fromPurchases.set(key, (p = included(r)));
+        const item = items.get(i)!;
+        batch.succeed(i, { itemId: item.id, displayName: item.displayName, quantity: BigInt(ledgers[k]! + (await p)) });
+      });
+      return {
+        results: batch.outcomes().map(
+          (o): MessageInitShape<typeof GetItemResultSchema> => ("ok" in o ? { outcome: { case: "ok", value: o.ok } } : { outcome: { case: "error", value: toItemError(o.error) } }),
+        ),
+      };
+    },
+
     async getItem(req) {
       const item = await resolve(req);
       const [ledger, fromPurchases] = await Promise.all([itemStore.ledgerQuantity(ctx.pool, req), included(req)]);

@@ -34,6 +34,24 @@ export const itemStore = {
     return Number(rows[0]!.q);
   },
 
+  /** `ledgerQuantity` of many customer items in one statement, in the keys' order. */
+  async ledgerQuantities(db: Queryable, keys: readonly CustomerItemKey[]): Promise<number[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await db.query<{ n: string; q: string }>(
+      `SELECT k.n, COALESCE(b.quantity, 0)
+            + COALESCE((SELECT sum(c.delta) FROM item_quantity_changes c
+                         WHERE c.project_id = k.project_id AND c.customer_type = k.customer_type AND c.customer_id = k.customer_id
+                           AND c.item_id = k.item_id AND c.expires_at IS NOT NULL AND c.expires_at > now()), 0) AS q
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k(project_id, customer_type, customer_id, item_id, n)
+         LEFT JOIN item_balances b
+           ON b.project_id = k.project_id AND b.customer_type = k.customer_type AND b.customer_id = k.customer_id AND b.item_id = k.item_id`,
+      [keys.map((k) => k.projectId), keys.map((k) => k.customerType), keys.map((k) => k.customerId), keys.map((k) => k.itemId)],
+    );
+    const out = new Array<number>(keys.length).fill(0);
+    for (const r of rows) out[Number(r.n) - 1] = Number(r.q);
+    return out;
+  },
+
   /**
    * Locks the customer item's balance row (created when missing) until the transaction ends and answers the ledger
    * quantity, in one statement: concurrent changes of one customer item run one after the other.

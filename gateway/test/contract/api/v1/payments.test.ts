@@ -59,6 +59,42 @@ describe("GET /payments/items", () => {
     expect((await item("user", userId, "credits")).json.quantity).toBe(5);
     expect((await call(stack, "GET", "/api/v1/payments/items/robot/x/credits", { headers: client })).json.code).toBe("SCHEMA_ERROR");
   });
+
+  it("concurrent reads travel together (GetItems) and each answers as it would alone: quantities and errors", async () => {
+    expect((await change("custom", "c-batch", "tokens", { delta: 4 })).status).toBe(200);
+    expect((await change("custom", "c-batch", "tokens", { delta: 3, expires_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(200);
+    const reads = [
+      () => item("custom", "c-batch", "tokens"),
+      () => item("custom", "c-batch-empty", "tokens"),
+      () => item("custom", "c-batch", "nope"),
+      () => item("team", teamId, "credits"),
+      () => item("user", "6f1d4c1e-1111-4111-8111-111111111111", "credits"),
+      () => item("user", userId, "credits"),
+    ];
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => reads[i % reads.length]!()));
+    for (let i = 0; i < answers.length; i++) {
+      const a = answers[i]!;
+      switch (i % reads.length) {
+        case 0:
+          expect(a.json).toEqual({ id: "tokens", display_name: "Tokens", quantity: 7 });
+          break;
+        case 1:
+          expect(a.json.quantity).toBe(0);
+          break;
+        case 2:
+          expectKnownError(a, 404, "ITEM_NOT_FOUND");
+          break;
+        case 3:
+          expectKnownError(a, 400, "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH");
+          break;
+        case 4:
+          expectKnownError(a, 404, "USER_NOT_FOUND");
+          break;
+        default:
+          expect(a.json.quantity).toBe(5);
+      }
+    }
+  });
 });
 
 describe("POST /payments/items/.../update-quantity", () => {

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ItemError } from "../../error/v1/error_pb.ts";
+import { file_vestibule_error_v1_error } from "../../error/v1/error_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vestibule/billing/v1/item_service.proto.
  */
 export const file_vestibule_billing_v1_item_service: GenFile = /*@__PURE__*/
-  fileDesc("Cid2ZXN0aWJ1bGUvYmlsbGluZy92MS9pdGVtX3NlcnZpY2UucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxImEKDkdldEl0ZW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIPCgdpdGVtX2lkGAQgASgJIkoKD0dldEl0ZW1SZXNwb25zZRIPCgdpdGVtX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIQCghxdWFudGl0eRgDIAEoAyLeAQoZVXBkYXRlSXRlbVF1YW50aXR5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWN1c3RvbWVyX3R5cGUYAiABKAkSEwoLY3VzdG9tZXJfaWQYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRINCgVkZWx0YRgFIAEoAxIWCg5hbGxvd19uZWdhdGl2ZRgGIAEoCBIeChFleHBpcmVzX2F0X21pbGxpcxgHIAEoA0gAiAEBEhMKC2Rlc2NyaXB0aW9uGAggASgJQhQKEl9leHBpcmVzX2F0X21pbGxpcyIvChpVcGRhdGVJdGVtUXVhbnRpdHlSZXNwb25zZRIRCgljaGFuZ2VfaWQYASABKAky3gEKC0l0ZW1TZXJ2aWNlElYKB0dldEl0ZW0SJC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRJdGVtUmVxdWVzdBolLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEl0ZW1SZXNwb25zZRJ3ChJVcGRhdGVJdGVtUXVhbnRpdHkSLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5VcGRhdGVJdGVtUXVhbnRpdHlSZXF1ZXN0GjAudmVzdGlidWxlLmJpbGxpbmcudjEuVXBkYXRlSXRlbVF1YW50aXR5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Cid2ZXN0aWJ1bGUvYmlsbGluZy92MS9pdGVtX3NlcnZpY2UucHJvdG8SFHZlc3RpYnVsZS5iaWxsaW5nLnYxImEKDkdldEl0ZW1SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIPCgdpdGVtX2lkGAQgASgJIkoKD0dldEl0ZW1SZXNwb25zZRIPCgdpdGVtX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIQCghxdWFudGl0eRgDIAEoAyJJCg9HZXRJdGVtc1JlcXVlc3QSNgoIcmVxdWVzdHMYASADKAsyJC52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRJdGVtUmVxdWVzdCJIChBHZXRJdGVtc1Jlc3BvbnNlEjQKB3Jlc3VsdHMYASADKAsyIy52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRJdGVtUmVzdWx0In8KDUdldEl0ZW1SZXN1bHQSMwoCb2sYASABKAsyJS52ZXN0aWJ1bGUuYmlsbGluZy52MS5HZXRJdGVtUmVzcG9uc2VIABIuCgVlcnJvchgCIAEoCzIdLnZlc3RpYnVsZS5lcnJvci52MS5JdGVtRXJyb3JIAEIJCgdvdXRjb21lIt4BChlVcGRhdGVJdGVtUXVhbnRpdHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCRIPCgdpdGVtX2lkGAQgASgJEg0KBWRlbHRhGAUgASgDEhYKDmFsbG93X25lZ2F0aXZlGAYgASgIEh4KEWV4cGlyZXNfYXRfbWlsbGlzGAcgASgDSACIAQESEwoLZGVzY3JpcHRpb24YCCABKAlCFAoSX2V4cGlyZXNfYXRfbWlsbGlzIi8KGlVwZGF0ZUl0ZW1RdWFudGl0eVJlc3BvbnNlEhEKCWNoYW5nZV9pZBgBIAEoCTK5AgoLSXRlbVNlcnZpY2USVgoHR2V0SXRlbRIkLnZlc3RpYnVsZS5iaWxsaW5nLnYxLkdldEl0ZW1SZXF1ZXN0GiUudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0SXRlbVJlc3BvbnNlElkKCEdldEl0ZW1zEiUudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0SXRlbXNSZXF1ZXN0GiYudmVzdGlidWxlLmJpbGxpbmcudjEuR2V0SXRlbXNSZXNwb25zZRJ3ChJVcGRhdGVJdGVtUXVhbnRpdHkSLy52ZXN0aWJ1bGUuYmlsbGluZy52MS5VcGRhdGVJdGVtUXVhbnRpdHlSZXF1ZXN0GjAudmVzdGlidWxlLmJpbGxpbmcudjEuVXBkYXRlSXRlbVF1YW50aXR5UmVzcG9uc2ViBnByb3RvMw", [file_vestibule_error_v1_error]);
 
 /**
  * @generated from message vestibule.billing.v1.GetItemRequest
@@ -76,6 +78,73 @@ export const GetItemResponseSchema: GenMessage<GetItemResponse> = /*@__PURE__*/
   messageDesc(file_vestibule_billing_v1_item_service, 1);
 
 /**
+ * @generated from message vestibule.billing.v1.GetItemsRequest
+ */
+export type GetItemsRequest = Message<"vestibule.billing.v1.GetItemsRequest"> & {
+  /**
+   * @generated from field: repeated vestibule.billing.v1.GetItemRequest requests = 1;
+   */
+  requests: GetItemRequest[];
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetItemsRequest.
+ * Use `create(GetItemsRequestSchema)` to create a new message.
+ */
+export const GetItemsRequestSchema: GenMessage<GetItemsRequest> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_item_service, 2);
+
+/**
+ * @generated from message vestibule.billing.v1.GetItemsResponse
+ */
+export type GetItemsResponse = Message<"vestibule.billing.v1.GetItemsResponse"> & {
+  /**
+   * One per request, in the same order.
+   *
+   * @generated from field: repeated vestibule.billing.v1.GetItemResult results = 1;
+   */
+  results: GetItemResult[];
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetItemsResponse.
+ * Use `create(GetItemsResponseSchema)` to create a new message.
+ */
+export const GetItemsResponseSchema: GenMessage<GetItemsResponse> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_item_service, 3);
+
+/**
+ * @generated from message vestibule.billing.v1.GetItemResult
+ */
+export type GetItemResult = Message<"vestibule.billing.v1.GetItemResult"> & {
+  /**
+   * @generated from oneof vestibule.billing.v1.GetItemResult.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: vestibule.billing.v1.GetItemResponse ok = 1;
+     */
+    value: GetItemResponse;
+    case: "ok";
+  } | {
+    /**
+     * The error GetItem would have failed with.
+     *
+     * @generated from field: vestibule.error.v1.ItemError error = 2;
+     */
+    value: ItemError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message vestibule.billing.v1.GetItemResult.
+ * Use `create(GetItemResultSchema)` to create a new message.
+ */
+export const GetItemResultSchema: GenMessage<GetItemResult> = /*@__PURE__*/
+  messageDesc(file_vestibule_billing_v1_item_service, 4);
+
+/**
  * @generated from message vestibule.billing.v1.UpdateItemQuantityRequest
  */
 export type UpdateItemQuantityRequest = Message<"vestibule.billing.v1.UpdateItemQuantityRequest"> & {
@@ -127,7 +196,7 @@ export type UpdateItemQuantityRequest = Message<"vestibule.billing.v1.UpdateItem
  * Use `create(UpdateItemQuantityRequestSchema)` to create a new message.
  */
 export const UpdateItemQuantityRequestSchema: GenMessage<UpdateItemQuantityRequest> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_item_service, 2);
+  messageDesc(file_vestibule_billing_v1_item_service, 5);
 
 /**
  * @generated from message vestibule.billing.v1.UpdateItemQuantityResponse
@@ -146,7 +215,7 @@ export type UpdateItemQuantityResponse = Message<"vestibule.billing.v1.UpdateIte
  * Use `create(UpdateItemQuantityResponseSchema)` to create a new message.
  */
 export const UpdateItemQuantityResponseSchema: GenMessage<UpdateItemQuantityResponse> = /*@__PURE__*/
-  messageDesc(file_vestibule_billing_v1_item_service, 3);
+  messageDesc(file_vestibule_billing_v1_item_service, 6);
 
 /**
  * Customers' item quantities (public contract §10). Items are declared in the project config (`payments.items.<id>`
@@ -167,6 +236,16 @@ export const ItemService: GenService<{
     methodKind: "unary";
     input: typeof GetItemRequestSchema;
     output: typeof GetItemResponseSchema;
+  },
+  /**
+   * Many GetItem calls in one (gateways batch concurrent item reads: an RPC costs more than the read). At most 256.
+   *
+   * @generated from rpc vestibule.billing.v1.ItemService.GetItems
+   */
+  getItems: {
+    methodKind: "unary";
+    input: typeof GetItemsRequestSchema;
+    output: typeof GetItemsResponseSchema;
   },
   /**
    * Records a quantity change; without `allow_negative` a change that would leave the quantity below zero is refused

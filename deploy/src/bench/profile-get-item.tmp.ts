@@ -1,0 +1,28 @@
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
+import { call, headersFor, startStack } from "../../../gateway/test/support.ts";
+import { hottest } from "./profiling.ts";
+
+const stack = await startStack({ billing: true });
+const admin = headersFor(stack.demo, "admin");
+await call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify({ "payments.items.c": { displayName: "C", customerType: "custom" } }) } });
+const client = headersFor(stack.demo, "client");
+const url = `${stack.url}/api/v1/payments/items/custom/x1/c`;
+for (let i = 0; i < 200; i++) await fetch(url, { headers: client }).then((r) => r.text());
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.start");
+const t0 = performance.now();
+const N = 2000;
+let last = "";
+for (let i = 0; i < N; i++) last = await fetch(url, { headers: client }).then((r) => r.text());
+console.log(last, ((performance.now() - t0) / N).toFixed(2), "ms/op");
+const { profile } = await session.post("Profiler.stop");
+writeFileSync("/tmp/prof/get-item.cpuprofile", JSON.stringify(profile));
+const h = hottest("/tmp/prof/get-item.cpuprofile", 25);
+console.log("total ms", h.totalMs);
+for (const f of h.functions) console.log(f);
+for (const f of h.byArea) console.log("area", f);
+await stack.stop();
+process.exit(0);
