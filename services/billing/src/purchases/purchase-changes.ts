@@ -2,7 +2,7 @@ import { withTransaction } from "@vestibule/shared/db";
 import { statusError } from "@vestibule/shared/errors";
 import { subscriptionUpdated } from "../events.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import { requireStripe } from "../stripe/stripe-service.ts";
+import { requireStripe } from "../stripe/stripe-settings.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore } from "./purchase-store.ts";
 

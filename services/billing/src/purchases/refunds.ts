@@ -4,7 +4,7 @@ import { withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { knownError } from "@vestibule/shared/errors";
 import { purchaseRefunded, subscriptionUpdated } from "../events.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import { requireStripe } from "../stripe/stripe-service.ts";
+import { requireStripe } from "../stripe/stripe-settings.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type PurchaseRow } from "./purchase-store.ts";
 import { checkRefundAmount, formatUsd, readRefundRequest } from "./refund-rules.ts";

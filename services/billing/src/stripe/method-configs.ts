@@ -4,7 +4,7 @@ import type { GetPaymentMethodConfigsResponseSchema } from "@vestibule/proto/bil
 import { statusError } from "@vestibule/shared/errors";
 import type { BillingRuntime } from "../runtime.ts";
 import { connectedAccount } from "./stripe-customers.ts";
-import { requireStripe } from "./stripe-service.ts";
+import { requireStripe } from "./stripe-settings.ts";
 
 type Configs = Required<Pick<MessageInitShape<typeof GetPaymentMethodConfigsResponseSchema>, "configId" | "methods">>;
 

@@ -3,7 +3,7 @@ import { knownError } from "@vestibule/shared/errors";
 import { CURRENCY_DECIMALS, type Price } from "../offers/offer-rules.ts";
 import type { PurchaseCodeRow } from "../purchases/purchase-store.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import { requireStripe } from "./stripe-service.ts";
+import { requireStripe } from "./stripe-settings.ts";
 import { minorUnits } from "./stripe-settings.ts";
 import { ensureStripeCustomer } from "./stripe-customers.ts";
 import { stripeStore } from "./stripe-store.ts";

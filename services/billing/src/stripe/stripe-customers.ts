@@ -4,7 +4,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { PaymentMethodSchema } from "@vestibule/proto/billing/v1/purchase_service";
 import { knownError } from "@vestibule/shared/errors";
 import type { BillingRuntime } from "../runtime.ts";
-import { requireStripe } from "./stripe-service.ts";
+import { requireStripe } from "./stripe-settings.ts";
 import { stripeStore } from "./stripe-store.ts";
 
 /** A billing customer's Stripe customer on the project's connected account. */

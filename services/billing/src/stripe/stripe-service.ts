@@ -2,16 +2,10 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { StripeService } from "@vestibule/proto/billing/v1/stripe_service";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import type { BillingRuntime } from "../runtime.ts";
-import type { StripeSettings } from "./stripe-settings.ts";
+import { requireStripe } from "./stripe-settings.ts";
 import { stripeStore } from "./stripe-store.ts";
 import { getMethodConfigs, updateMethodConfigs } from "./method-configs.ts";
 import { handleStripeWebhook } from "./webhook-handler.ts";
-
-/** The platform's Stripe settings, or a plain 503 when the platform runs without Stripe. */
-export function requireStripe(rt: BillingRuntime): StripeSettings {
-  if (!rt.stripe) throw statusError(503, "Payments through Stripe are not configured on this platform (STRIPE_SECRET_KEY).");
-  return rt.stripe;
-}
 
 /** StripeService: the project's connected account, onboarding, widgets, webhooks. */
 export function createStripeService(rt: BillingRuntime): ServiceImpl<typeof StripeService> {

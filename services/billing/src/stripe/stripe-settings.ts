@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { statusError } from "@vestibule/shared/errors";
 
 /** Stripe settings from the environment: the API (STRIPE_API_URL names a local Stripe-compatible server; unset = the real API), keys. */
 export interface StripeSettings {
@@ -18,6 +19,12 @@ export function stripeFromEnv(env: Readonly<Record<string, string | undefined>>)
       : {}),
   });
   return { client, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? "" };
+}
+
+/** The platform's Stripe settings, or a plain 503 when the platform runs without Stripe. */
+export function requireStripe(rt: { readonly stripe: StripeSettings | undefined }): StripeSettings {
+  if (!rt.stripe) throw statusError(503, "Payments through Stripe are not configured on this platform (STRIPE_SECRET_KEY).");
+  return rt.stripe;
 }
 
 /** An amount in a currency's minor units ("9.99" USD → 999; "500" JPY → 500). */
