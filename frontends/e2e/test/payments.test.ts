@@ -81,7 +81,7 @@ describe("payments: dashboard area, purchase page, test-mode purchase", () => {
     await itemForm.getByLabel("Item id").fill("credits");
     await itemForm.getByRole("button", { name: "Save item" }).click();
     await page.getByText("Item credits saved.").waitFor();
-    await page.getByRole("table", { name: "Items" }).getByText("Credits").waitFor();
+    await page.getByRole("table", { name: "Items" }).getByRole("cell", { name: "Credits", exact: true }).waitFor();
 
     const offerForm = page.getByRole("form", { name: "Add or edit an offer" });
     await offerForm.getByLabel("Offer id").fill("credits-pack");
