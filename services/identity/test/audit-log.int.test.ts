@@ -95,6 +95,16 @@ describe("audit chain", () => {
     expect(b.entry!.prevHash).toBe(a.entry!.hash);
   });
 
+  it("stores values jsonb refuses (lone surrogates, NUL) as U+FFFD instead of losing the entry; the chain verifies", async () => {
+    const project = `p-${randomUUID()}`;
+    const after = { id: "u1", display_name: "lone \ud800 high, \udc00 low, nul \u0000 end", ["k\ud83d"]: "pair \ud83d\ude00 kept" };
+    const r = await audit.appendAuditEntry(entry(project, { after }));
+    expect(r.appended).toBe(true);
+    expect(JSON.parse(r.entry!.afterJson)).toEqual({ id: "u1", display_name: "lone \ufffd high, \ufffd low, nul \ufffd end", ["k\ufffd"]: "pair \ud83d\ude00 kept" });
+    const ok = await verify();
+    expect(ok.code, ok.out).toBe(0);
+  });
+
   it("filters and pages with a cursor, newest first", async () => {
     const project = `p-${randomUUID()}`;
     for (let i = 0; i < 7; i++) await audit.appendAuditEntry(entry(project, { resourceId: i % 2 ? "odd" : "even", actorType: i < 3 ? "admin_key" : "server_key" }));

@@ -69,7 +69,22 @@ export function chainedRow(r: AuditRow): StoredRow {
   };
 }
 
-const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+/**
+ * Text jsonb stores: NUL and unpaired UTF-16 surrogates (which JSON.stringify writes as \u escapes that jsonb refuses)
+ * become U+FFFD, in values and keys. A request body may carry both (the route fuzzer's lone surrogates made every
+ * append of such an entry fail, and the entry was lost).
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storableText = (s: string) => s.replace(UNSTORABLE, "\uFFFD");
+
+function storable(v: unknown): unknown {
+  if (typeof v === "string") return storableText(v);
+  if (Array.isArray(v)) return v.map(storable);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), storable(x)]));
+  return v;
+}
+
+const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(storable(v)));
 
 /** The only SQL of the audit log. */
 export const auditStore = {
