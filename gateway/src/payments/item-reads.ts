@@ -1,7 +1,6 @@
 import type { Client } from "@connectrpc/connect";
-import type { GetItemRequest, GetItemResponse, ItemService } from "@vestibule/proto/billing/v1/item_service";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { GetItemRequestSchema } from "@vestibule/proto/billing/v1/item_service";
+import type { GetItemRequestSchema, GetItemResponse, ItemService } from "@vestibule/proto/billing/v1/item_service";
 import { RpcBatcher, type RpcBatcherOptions } from "../auth/rpc-batcher.ts";
 
 type ItemRequest = MessageInitShape<typeof GetItemRequestSchema>;
@@ -20,7 +19,7 @@ export class ItemReads {
       {
         service: "billing",
         name: "item-batch",
-        sendBatch: async (requests) => (await items.getItems({ requests: requests as GetItemRequest[] })).results.map((r) => r.outcome),
+        sendBatch: async (requests) => (await items.getItems({ requests })).results.map((r) => r.outcome),
         sendOne: (request) => items.getItem(request),
       },
       options,

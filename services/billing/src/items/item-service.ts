@@ -15,8 +15,6 @@ import type { BillingRuntime } from "../runtime.ts";
 import { includedQuantity } from "./ledger-rules.ts";
 import { itemStore, type CustomerItemKey } from "./item-store.ts";
 
-type GetItemRequestLike = CustomerItemKey;
-
 /** Most item reads in one GetItems call. */
 const MAX_GET_ITEMS = 256;
 
@@ -25,7 +23,7 @@ export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemSe
   const { ctx, config, customers } = rt;
 
   /** The configured item, after the customer type and existence checks. */
-  async function resolve(req: GetItemRequestLike): Promise<ItemDefinition> {
+  async function resolve(req: CustomerItemKey): Promise<ItemDefinition> {
     const payments = await config.get(req.projectId);
     const item = payments.items.get(req.itemId);
     if (!item) throw knownError("ITEM_NOT_FOUND", { item_id: req.itemId });
@@ -59,7 +57,7 @@ export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemSe
     async getItems(req) {
       if (req.requests.length > MAX_GET_ITEMS) throw statusError(400, `At most ${MAX_GET_ITEMS} item reads per call.`);
       // Each read answers as GetItem would; the ledger of every item is one query, each customer's purchases one.
-      const batch = new Batch<GetItemRequestLike, { itemId: string; displayName: string; quantity: bigint }>(req.requests);
+      const batch = new Batch<CustomerItemKey, { itemId: string; displayName: string; quantity: bigint }>(req.requests);
       const items = new Map<number, ItemDefinition>();
       await batch.each(batch.pending(), async (i) => {
         items.set(i, await resolve(batch.items[i]!));
