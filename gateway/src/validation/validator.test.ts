@@ -209,6 +209,17 @@ describe("rule messages", () => {
     expect(bodyLines({ quantity: 1.5 }, fields)).toEqual(["body.quantity must be an integer"]);
   });
 
+  it("integers without their own bounds are bounded to the safe integers (int64 fields behind them)", () => {
+    const fields = { delta: Type.Integer(), expires_at_millis: Optional(Type.Integer({ minimum: 0 })), list: Optional(Type.Array(Type.Integer())) };
+    expect(bodyLines({ delta: 1.7976931348623133e308, expires_at_millis: 2 ** 53, list: [1, -(2 ** 60)] }, fields)).toEqual([
+      "body.delta must be less than or equal to 9007199254740991",
+      "body.expires_at_millis must be less than or equal to 9007199254740991",
+      "body.list[1] must be greater than or equal to -9007199254740991",
+    ]);
+    const body = { delta: Number.MAX_SAFE_INTEGER, expires_at_millis: 0, list: [-Number.MAX_SAFE_INTEGER] };
+    expect(passes({ body: Obj(fields) }, { body }).body).toEqual(body);
+  });
+
   it("yup's type error, with the value printed as yup prints it", () => {
     const fields = { a: Optional(Type.String()), b: Optional(Type.String()), c: Optional(Type.Boolean()), d: Optional(Obj({})), e: Optional(Type.Array(Type.String())) };
     expect(bodyLines({ a: {}, b: [1, "x"], c: "yes", d: "str", e: "x" }, fields)).toEqual([

@@ -110,11 +110,30 @@ function registerVendorKeywords(schema: unknown): void {
   }
 }
 
+/**
+ * A copy of a schema in which every integer without its own bounds is bounded to the safe integers
+ * (±Number.MAX_SAFE_INTEGER). JSON numbers such as 1.7976931348623133e308 are integers to JavaScript but not to the
+ * int64 fields behind them, so they are refused here with yup's range text ("must be less than or equal to
+ * 9007199254740991") instead of failing later in the RPC encoder with a 500.
+ */
+function withSafeIntegers(schema: unknown): unknown {
+  if (schema === null || typeof schema !== "object") return schema;
+  if (Array.isArray(schema)) return schema.map(withSafeIntegers);
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === "enum" || key === "const" ? value : withSafeIntegers(value);
+  const types = Array.isArray(copy.type) ? copy.type : [copy.type];
+  if (types.includes("integer")) {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = Number.MAX_SAFE_INTEGER;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = -Number.MAX_SAFE_INTEGER;
+  }
+  return copy;
+}
+
 function compileSchema(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
     registerVendorKeywords(schema);
-    validate = ajv.compile(schema as object);
+    validate = ajv.compile(withSafeIntegers(schema) as object);
     compiled.set(schema, validate);
   }
   return validate;

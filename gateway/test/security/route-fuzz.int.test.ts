@@ -105,6 +105,10 @@ describe("route fuzzing", () => {
     const surrogates = await send("POST", "/api/v1/check-version", admin, '{"clientVersion":"\\udfff\\ud800"}');
     expect(surrogates.status).toBe(200);
     expect(surrogates.ms).toBeLessThan(MAX_MS);
+    // seed 126454015: 1.7976931348623133e308 is an integer to JavaScript; as an api key's expires_at_millis it reached
+    // the int64 encoder of the RPC and answered 500.
+    const huge = await send("POST", "/api/v1/internal/api-keys", admin, JSON.stringify({ description: "x", expires_at_millis: 1.7976931348623133e308, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false }));
+    expect(known(huge)).toEqual({ status: 400, code: "SCHEMA_ERROR", error: "Request validation failed on POST /api/v1/internal/api-keys:\n  - body.expires_at_millis must be less than or equal to 9007199254740991" });
     client.close();
   }, 120_000);
 
