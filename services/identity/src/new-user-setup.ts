@@ -13,8 +13,10 @@ const SET_UP_TIMEOUT_MS = 5_000;
  * create a project at once). Every sign-up path (password, OTP, anonymous, OAuth, server `POST /users`) creates its
  * user through CreateUser, so this one call covers them all.
  *
- * Returns whether a personal team was created now (the caller re-reads the user: teams-permissions selected it). A
- * failure (teams-permissions down or slow) is logged and the sign-up goes on: the identity.user.created.v1 consumer
+ * Returns whether the user may have changed meanwhile (the caller then re-reads it): a personal team was created
+ * and selected now, or the identity.user.created.v1 consumer had already set the user up (the event leaves the moment
+ * the user commits and can win the race with this call; teams-permissions answers only after that set-up committed,
+ * so the re-read sees its selection). A failure (teams-permissions down or slow) is logged and the sign-up goes on: the identity.user.created.v1 consumer
  * does the same work once it runs, and whichever path comes second changes nothing.
  */
 export function createNewUserSetup(ctx: Pick<ServiceContext, "env" | "config" | "log">) {
@@ -26,7 +28,7 @@ export function createNewUserSetup(ctx: Pick<ServiceContext, "env" | "config" | 
         { projectId: user.projectId, userId: user.id, displayName: user.displayName, primaryEmail: user.primaryEmail },
         { timeoutMs: SET_UP_TIMEOUT_MS },
       );
-      return res.personalTeamId !== "";
+      return res.personalTeamId !== "" || res.alreadySetUp;
     } catch (err) {
       ctx.log.warn({ project_id: user.projectId, user_id: user.id, err: (err as Error)?.message }, "setting up the new user in teams-permissions failed; the user.created consumer will");
       return false;
