@@ -241,8 +241,8 @@ async function main(): Promise<void> {
       );
     }
     const url = `${base}/api/v1/payments/items/custom/${customer}/bench-credits`;
-    await load("warm-up", { url, headers: client, duration: 2, connections: args.concurrency }, false);
-    const r = await load("GET /payments/items (1,000 ledger rows)", { url, headers: client, ...common });
+    await load("warm-up", { url, headers: server, duration: 2, connections: args.concurrency }, false);
+    const r = await load("GET /payments/items (1,000 ledger rows)", { url, headers: server, ...common });
     r.note = "target p99 < 10 ms";
     results.push(r);
   }

@@ -83,7 +83,7 @@ describe("partial refunds through Stripe", () => {
     expect(refunds.data.map((r) => r.amount).sort((a, b) => a - b)).toEqual([450, 1050]);
     expect(refunds.data.every((r) => r.metadata?.vestibule_purchase_id === purchase.id)).toBe(true);
     expect((await purchaseOf("refund-buyer", "one_time")).status).toBe("active");
-    expect((await call("GET", "/payments/items/custom/refund-buyer/credits", "client")).json.quantity).toBe(10);
+    expect((await call("GET", "/payments/items/custom/refund-buyer/credits", "server")).json.quantity).toBe(10);
 
     // The rest, then nothing is left: ALREADY_REFUNDED; ending it now still works.
     expect((await refund({ type: "one-time-purchase", id: purchase.id, amount_usd: "10" })).status).toBe(200);
@@ -131,7 +131,7 @@ describe("partial refunds through Stripe", () => {
     expect(ok.status).toBe(200);
     await tp.stripe!.webhooksIdle();
     expect((await stripe.subscriptions.retrieve(stripeSubId, {}, { stripeAccount: account })).cancel_at_period_end).toBe(true);
-    const products = await call("GET", "/payments/products/custom/refund-subscriber", "client");
+    const products = await call("GET", "/payments/products/custom/refund-subscriber", "server");
     expect(products.json.items[0].subscription).toMatchObject({ cancel_at_period_end: true });
     // Without invoice_id: the latest paid invoice, with what is left on it.
     const rest = await refund({ type: "subscription", id: sub.id, amount_usd: "15.01" });
@@ -139,7 +139,7 @@ describe("partial refunds through Stripe", () => {
     expect((await refund({ type: "subscription", id: sub.id, amount_usd: "15", end_action: "now" })).status).toBe(200);
     await tp.stripe!.webhooksIdle();
     expect((await stripe.subscriptions.retrieve(stripeSubId, {}, { stripeAccount: account })).status).toBe("canceled");
-    expect((await call("GET", "/payments/products/custom/refund-subscriber", "client")).json.items).toEqual([]);
+    expect((await call("GET", "/payments/products/custom/refund-subscriber", "server")).json.items).toEqual([]);
     expect((await purchaseOf("refund-subscriber", "subscription")).status).toBe("refunded");
     expect((await refund({ type: "subscription", id: sub.id, amount_usd: "1" })).code).toBe("SUBSCRIPTION_ALREADY_REFUNDED");
   });

@@ -41,7 +41,7 @@ const noAuth = async (path: string, body: unknown) => {
   const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as any };
 };
-const quantity = async (customer: string) => (await call("GET", `/payments/items/custom/${customer}/credits`, "client")).json.quantity as number;
+const quantity = async (customer: string) => (await call("GET", `/payments/items/custom/${customer}/credits`, "server")).json.quantity as number;
 const webhook = (payload: string, signature?: string) =>
   fetch(`${tp.gatewayUrl}${STRIPE_WEBHOOK_PATH}`, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) }, body: payload });
 
@@ -131,7 +131,7 @@ describe("payments through the local Stripe server", () => {
     expect(paid.status).toBe("succeeded");
     await tp.stripe!.webhooksIdle();
     expect(await quantity("stripe-subscriber")).toBe(100);
-    const products = await call("GET", "/payments/products/custom/stripe-subscriber", "client");
+    const products = await call("GET", "/payments/products/custom/stripe-subscriber", "server");
     expect(products.json.items).toEqual([expect.objectContaining({ id: "pro", type: "subscription", subscription: expect.objectContaining({ cancel_at_period_end: false }) })]);
     const firstEnd = Date.parse(products.json.items[0].subscription.current_period_end);
 
@@ -141,17 +141,17 @@ describe("payments through the local Stripe server", () => {
     // Renewal: a paid cycle invoice moves the period end.
     expect((await fetch(`${tp.stripe!.url}/_local/subscriptions/${subId}/advance`, local)).status).toBe(200);
     await tp.stripe!.webhooksIdle();
-    const renewed = await call("GET", "/payments/products/custom/stripe-subscriber", "client");
+    const renewed = await call("GET", "/payments/products/custom/stripe-subscriber", "server");
     expect(Date.parse(renewed.json.items[0].subscription.current_period_end)).toBeGreaterThan(firstEnd);
     expect(await quantity("stripe-subscriber")).toBe(100);
     // Cancel at period end, then the period ends: the subscription and its repeated items are gone.
     const stripe = new Stripe(tp.stripe!.secretKey, { host: tp.stripe!.host, port: tp.stripe!.port, protocol: "http" });
     await stripe.subscriptions.update(subId, { cancel_at_period_end: true }, { stripeAccount: account });
     await tp.stripe!.webhooksIdle();
-    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "client")).json.items[0].subscription.cancel_at_period_end).toBe(true);
+    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "server")).json.items[0].subscription.cancel_at_period_end).toBe(true);
     expect((await fetch(`${tp.stripe!.url}/_local/subscriptions/${subId}/advance`, local)).status).toBe(200);
     await tp.stripe!.webhooksIdle();
-    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "client")).json.items).toEqual([]);
+    expect((await call("GET", "/payments/products/custom/stripe-subscriber", "server")).json.items).toEqual([]);
     expect(await quantity("stripe-subscriber")).toBe(0);
   });
 });

@@ -7,17 +7,17 @@ export const MANAGE_TEAM_BILLING = "team_admin";
 
 /**
  * Which payments customers a caller may act on: server and admin callers any; a client only its signed-in user
- * (USER_AUTHENTICATION_REQUIRED without one; another user: a plain 403 "Clients can only manage their own <what>.")
+ * (USER_AUTHENTICATION_REQUIRED without one; another user: a plain 403 with the route's `forbidden` text, e.g.
+ * "Clients can only manage their own billing.")
  * and teams in which that user holds `team_admin`, contained permissions included (else TEAM_PERMISSION_REQUIRED,
  * which does not tell a missing team from a team the user may not manage). Custom customers: never for clients.
  */
-export async function requireCustomerAccess(auth: RequestAuth, teams: TeamAccess, customerType: string, customerId: string, what: string): Promise<void> {
+export async function requireCustomerAccess(auth: RequestAuth, teams: TeamAccess, customerType: string, customerId: string, forbidden: string): Promise<void> {
   if (auth.type !== "client") return;
   const user = auth.user;
   if (!user) throw knownError("USER_AUTHENTICATION_REQUIRED");
-  const forbidden = () => statusError(403, `Clients can only manage their own ${what}.`);
   if (customerType === "user") {
-    if (customerId !== user.id) throw forbidden();
+    if (customerId !== user.id) throw statusError(403, forbidden);
     return;
   }
   if (customerType === "team") {
@@ -26,5 +26,5 @@ export async function requireCustomerAccess(auth: RequestAuth, teams: TeamAccess
     }
     return;
   }
-  throw forbidden();
+  throw statusError(403, forbidden);
 }

@@ -27,7 +27,7 @@ export const customerBillingRoute = defineRoute({
   access: ANY,
   schemas: { params: BillingParams },
   async handler({ auth, params, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "billing");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own billing.");
     const r = await clients.purchases.getCustomerBilling({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id });
     return { json: { has_customer: r.hasCustomer, default_payment_method: paymentMethodView(r.defaultPaymentMethod) } };
   },
@@ -41,7 +41,7 @@ export const paymentMethodSetupIntentRoute = defineRoute({
   access: ANY,
   schemas: { params: BillingParams, body: Optional(Obj({})) },
   async handler({ auth, params, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "payment method");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own payment method.");
     const r = await clients.purchases.createPaymentMethodSetupIntent({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id });
     return { json: { client_secret: r.clientSecret, stripe_account_id: r.stripeAccountId } };
   },
@@ -55,7 +55,7 @@ export const setDefaultPaymentMethodRoute = defineRoute({
   access: ANY,
   schemas: { params: BillingParams, body: Obj({ setup_intent_id: NonEmptyString() }) },
   async handler({ auth, params, body, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "payment method");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own payment method.");
     const r = await clients.purchases.setDefaultPaymentMethod({
       projectId: auth.projectId,
       customerType: params.customer_type,
@@ -74,7 +74,7 @@ export const listInvoicesRoute = defineRoute({
   access: ANY,
   schemas: { params: BillingParams, query: Obj({ cursor: Optional(Type.String()), limit: Optional(QueryInteger({ minimum: 1, maximum: 100 })) }) },
   async handler({ auth, params, query, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "billing");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own billing.");
     const r = await clients.purchases.listInvoices({
       projectId: auth.projectId,
       customerType: params.customer_type,
@@ -108,7 +108,7 @@ export const switchSubscriptionRoute = defineRoute({
     }),
   },
   async handler({ auth, params, body, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "subscriptions");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own subscriptions.");
     await clients.purchases.switchSubscription({
       projectId: auth.projectId,
       customerType: params.customer_type,

@@ -3,6 +3,7 @@ import { Dialect } from "@vestibule/proto/billing/v1/purchase_service";
 import { knownError } from "@vestibule/shared/errors";
 import { FreeformObj, NonEmptyString, Obj, OneOf, Optional, PageLimit, QueryBoolean } from "../../validation/index.ts";
 import { requireCustomerAccess } from "../../auth/customer-access.ts";
+import { callerGeneration } from "../../http/generation.ts";
 import { ownedProductView } from "../../views/payments.ts";
 import { defineRoute } from "../route.ts";
 
@@ -16,6 +17,13 @@ const InlineOffer = FreeformObj({});
 /**
  * Payments for apps (contract §10, latest-sdk.md E): item quantities, purchase URLs and the hosted purchase page's
  * calls, and the current SDK's products. Billing owns all of it; these handlers only translate.
+ *
+ * Who may read a customer's items and products with a client key: current-SDK callers, as the current Stack API
+ * answers, only their own user's and those of teams they administer (requireCustomerAccess). Seed-era callers, as
+ * contract §10 says, any customer's: the published 2.8.41 `StackServerApp.getItem` sends a client request without a
+ * user, so refusing it would break every 2.8.41 server app. As anyone can call in the seed dialect, a publishable key
+ * can read any customer's quantities and products until 2.8.41 support ends (SECURITY.md). A purchase URL a client may
+ * create for any customer in both generations, as Stack does (paying for someone discloses nothing).
  */
 export const getItemRoute = defineRoute({
   method: "GET",
@@ -24,7 +32,10 @@ export const getItemRoute = defineRoute({
   tags: ["Payments"],
   access: ANY,
   schemas: { params: ItemParams },
-  async handler({ auth, params, itemReads }) {
+  async handler({ auth, params, itemReads, teams, req }) {
+    if (callerGeneration(req) === "current") {
+      await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only access their own user or team items.");
+    }
     const item = await itemReads.get({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id, itemId: params.item_id });
     return { json: { id: item.itemId, display_name: item.displayName, quantity: Number(item.quantity) } };
   },
@@ -177,7 +188,10 @@ export const listProductsRoute = defineRoute({
   tags: ["Payments"],
   access: ANY,
   schemas: { params: CustomerParams, query: Obj({ cursor: Optional(Type.String()), limit: Optional(PageLimit()) }) },
-  async handler({ auth, params, query, clients }) {
+  async handler({ auth, params, query, clients, teams, req }) {
+    if (callerGeneration(req) === "current") {
+      await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only access their own user or team products.");
+    }
     const r = await clients.purchases.listProducts({
       projectId: auth.projectId,
       customerType: params.customer_type,
@@ -200,7 +214,7 @@ export const cancelSubscriptionRoute = defineRoute({
     query: Obj({ subscription_id: Optional(Type.String()) }),
   },
   async handler({ auth, params, query, clients, teams }) {
-    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "subscriptions");
+    await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only manage their own subscriptions.");
     await clients.purchases.cancelSubscription({
       projectId: auth.projectId,
       customerType: params.customer_type,

@@ -127,6 +127,35 @@ describe("who may act on a customer's billing", () => {
     expectKnownError(await billing("custom", "c-1", server), 400, "SCHEMA_ERROR");
     expectKnownError(await setDefault("user", alice.userId, alice.headers, {}), 400, "SCHEMA_ERROR");
   });
+
+  it("items and products: a current-SDK client reads its own user's and administered teams' only; seed-era callers any", async () => {
+    const current = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
+    const [a, b, anon] = [current(alice.headers), current(bob.headers), current(client)];
+    const item = (type: string, id: string, itemId: string, headers: Record<string, string>) => api("GET", `/payments/items/${type}/${id}/${itemId}`, headers);
+    const products = (type: string, id: string, headers: Record<string, string>) => api("GET", `/payments/products/${type}/${id}`, headers);
+    expect((await item("user", alice.userId, "credits", a)).json).toMatchObject({ id: "credits", quantity: expect.any(Number) });
+    expect((await products("user", alice.userId, a)).status).toBe(200);
+    expectKnownError(await item("user", alice.userId, "credits", anon), 401, "USER_AUTHENTICATION_REQUIRED");
+    const other = await item("user", bob.userId, "credits", a);
+    expect([other.status, other.text]).toEqual([403, "Clients can only access their own user or team items."]);
+    const otherProducts = await products("user", bob.userId, a);
+    expect([otherProducts.status, otherProducts.text]).toEqual([403, "Clients can only access their own user or team products."]);
+    const custom = await item("custom", "c-any", "tokens", a);
+    expect([custom.status, custom.text]).toEqual([403, "Clients can only access their own user or team items."]);
+    expect((await products("custom", "c-any", a)).status).toBe(403);
+
+    const team = await api("POST", "/teams", alice.headers, { display_name: "Alice's readers", creator_user_id: "me" });
+    expect(team.status).toBe(201);
+    expect(await api("POST", `/team-memberships/${team.json.id}/${bob.userId}`, server, {})).toMatchObject({ status: 201 });
+    expect((await item("team", team.json.id, "seats", a)).json).toMatchObject({ id: "seats", quantity: 0 });
+    expectKnownError(await item("team", team.json.id, "seats", b), 401, "TEAM_PERMISSION_REQUIRED");
+    expectKnownError(await products("team", team.json.id, b), 401, "TEAM_PERMISSION_REQUIRED");
+    // Server keys: any customer, custom ones included.
+    expect((await item("custom", "c-any", "tokens", current(server))).json).toMatchObject({ id: "tokens", quantity: 0 });
+    // Seed-era callers: contract §10 (the 2.8.41 StackServerApp reads items as a client without a user).
+    expect((await item("custom", "c-any", "tokens", client)).json).toMatchObject({ id: "tokens", quantity: 0 });
+    expect((await item("user", bob.userId, "credits", alice.headers)).status).toBe(200);
+  });
 });
 
 describe("payment methods", () => {

@@ -37,7 +37,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const item = (type: string, id: string, itemId: string, headers = client) => call(stack, "GET", `/api/v1/payments/items/${type}/${id}/${itemId}`, { headers });
+const item = (type: string, id: string, itemId: string, headers = server) => call(stack, "GET", `/api/v1/payments/items/${type}/${id}/${itemId}`, { headers });
 const change = (type: string, id: string, itemId: string, body: Record<string, unknown>, allowNegative: string | null = "false", headers = server) =>
   call(stack, "POST", `/api/v1/payments/items/${type}/${id}/${itemId}/update-quantity${allowNegative === null ? "" : `?allow_negative=${allowNegative}`}`, { headers, body });
 const purchaseUrl = (body: Record<string, unknown>, headers = client) => call(stack, "POST", "/api/v1/payments/purchases/create-purchase-url", { headers, body });
@@ -229,7 +229,7 @@ describe("purchase codes and test-mode purchases", () => {
     // A seed-era caller gets the same condition in its own dialect
     expectKnownError(await grant({ product_id: "pro" }), 400, "OFFER_CUSTOMER_TYPE_DOES_NOT_MATCH");
     expect((await item("team", teamId, "seats")).json.quantity).toBe(10);
-    const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client });
+    const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: server });
     expect(list.status).toBe(200);
     expect(list.json).toMatchObject({
       items: [{ id: "team-plan", quantity: 1, type: "subscription", product: { display_name: "Team plan" }, subscription: { cancel_at_period_end: false } }],
@@ -261,7 +261,7 @@ describe("subscriptions, refunds and the current transactions shape", () => {
     expect((await cancel("nope")).status).toBe(404);
     const res = await cancel("team-plan");
     expect(res.status).toBe(200);
-    const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client });
+    const list = await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: server });
     expect(list.json.items[0].subscription).toMatchObject({ cancel_at_period_end: true });
     // still active until the period ends
     expect((await item("team", teamId, "seats")).json.quantity).toBe(10);
@@ -329,7 +329,7 @@ describe("subscriptions, refunds and the current transactions shape", () => {
     expect(res.status).toBe(200);
     const refundId = res.json.refund_transaction_id as string;
     expect((await item("team", teamId, "seats")).json.quantity).toBe(0);
-    expect((await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: client })).json.items).toEqual([]);
+    expect((await call(stack, "GET", `/api/v1/payments/products/team/${teamId}`, { headers: server })).json.items).toEqual([]);
     expectKnownError(
       await call(stack, "POST", "/api/v1/internal/payments/transactions/refund", { headers: current, body: { type: "subscription", id: teamSub.id, amount_usd: "0", end_action: "now" } }),
       400,
