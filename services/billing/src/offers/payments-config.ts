@@ -15,6 +15,8 @@ export interface PaymentsConfig {
   readonly offers: ReadonlyMap<string, Offer>;
   readonly groups: ReadonlyMap<string, { readonly displayName: string }>;
   readonly testMode: boolean;
+  /** `payments.blockNewPurchases`: purchase sessions, test-mode purchases and switches answer NEW_PURCHASES_BLOCKED. */
+  readonly blockNewPurchases: boolean;
 }
 
 type Raw = Record<string, unknown>;
@@ -44,5 +46,5 @@ export function readPaymentsConfig(renderedConfigJson: string): PaymentsConfig {
   for (const [id, raw] of [...entries(payments.groups), ...entries(payments.catalogs), ...entries(payments.productLines)]) {
     groups.set(id, { displayName: typeof raw.displayName === "string" ? raw.displayName : id });
   }
-  return { items, offers, groups, testMode: payments.testMode === true };
+  return { items, offers, groups, testMode: payments.testMode === true, blockNewPurchases: payments.blockNewPurchases === true };
 }

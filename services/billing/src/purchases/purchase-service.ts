@@ -30,6 +30,11 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     return row;
   }
 
+  /** Stack's `payments.blockNewPurchases`: what would start a purchase is refused; grants by the server are not. */
+  async function requireNewPurchasesOpen(projectId: string): Promise<void> {
+    if ((await config.get(projectId)).blockNewPurchases) throw knownError("NEW_PURCHASES_BLOCKED");
+  }
+
   async function record(p: Omit<NewPurchase, "id">, onOwned: () => never): Promise<string> {
     return withTransaction(ctx.pool, (tx) => recordPurchase(ctx, tx, p, onOwned));
   }
@@ -75,6 +80,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
     async createPurchaseSession(req) {
       const code = await codeRow(req.fullCode);
+      await requireNewPurchasesOpen(code.project_id);
       const quantity = req.quantity || 1;
       const price = choosePrice(code.offer, req.priceId, quantity);
       const owned = (await purchaseStore.customerPurchases(ctx.pool, code.project_id, code.customer_type, code.customer_id)).map(toPurchaseFacts);
@@ -87,6 +93,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     async completeTestModePurchase(req) {
       const code = await codeRow(req.fullCode);
       if (code.project_id !== req.projectId) throw knownError("VERIFICATION_CODE_NOT_FOUND");
+      await requireNewPurchasesOpen(code.project_id);
       const quantity = req.quantity || 1;
       const price = choosePrice(code.offer, req.priceId, quantity);
       const purchaseId = await record(

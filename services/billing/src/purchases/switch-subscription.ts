@@ -66,6 +66,7 @@ function targetPrice(to: Offer, priceId: string): Price & { interval: NonNullabl
 export async function switchSubscription(rt: BillingRuntime, req: SwitchRequest): Promise<string> {
   const { ctx } = rt;
   const payments = await rt.config.get(req.projectId);
+  if (payments.blockNewPurchases) throw knownError("NEW_PURCHASES_BLOCKED");
   const from = productOf(payments.offers, req.fromProductId, req);
   const to = productOf(payments.offers, req.toProductId, req);
   await rt.customers.require(req.projectId, req.customerType as CustomerType, req.customerId);

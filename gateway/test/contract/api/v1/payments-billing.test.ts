@@ -225,6 +225,14 @@ describe("switchSubscription and invoices", () => {
     expectKnownError(await switchTo(carol.userId, carol.headers, { from_product_id: "free", to_product_id: "pro" }), 400, "DEFAULT_PAYMENT_METHOD_REQUIRED");
     const noCard = await switchTo(carol.userId, carol.headers, { from_product_id: "free", to_product_id: "pro" });
     expect(noCard.json.details).toEqual({ customer_type: "user", customer_id: carol.userId });
+    // payments.blockNewPurchases refuses a switch before anything else is looked at.
+    const block = (on: boolean) => call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify({ "payments.blockNewPurchases": on }) } });
+    expect((await block(true)).status).toBe(200);
+    try {
+      expectKnownError(await switchTo(carol.userId, carol.headers, { from_product_id: "free", to_product_id: "pro" }), 403, "NEW_PURCHASES_BLOCKED");
+    } finally {
+      expect((await block(false)).status).toBe(200);
+    }
     // The current SDK's errors (a seed-era caller gets them in the offer dialect, like every payments call).
     const current = { ...alice.headers, "x-stack-client-version": "js @stackframe/js@2.8.108" };
     const unknown = await switchTo(alice.userId, current, { from_product_id: "free", to_product_id: "nope" });

@@ -371,3 +371,27 @@ describe("subscriptions, refunds and the current transactions shape", () => {
     expect(changes.json.transactions[0]).toMatchObject({ type: "manual-item-quantity-change", entries: [{ type: "item_quantity_change", item_id: "tokens", customer_id: "c-tx", quantity: 3 }] });
   });
 });
+
+// Last: its purchase would be the newest one-time transaction the refund tests above pick.
+describe("blocking new purchases", () => {
+  it("payments.blockNewPurchases: purchase sessions and test-mode purchases are NEW_PURCHASES_BLOCKED, server grants still go", async () => {
+    const block = (on: boolean) => call(stack, "PATCH", "/api/v1/internal/config/override", { headers: admin, body: { config_override_string: JSON.stringify({ "payments.blockNewPurchases": on }) } });
+    const buyer = (await call(stack, "POST", "/api/v1/users", { headers: server, body: { display_name: "Blocked buyer" } })).json.id as string;
+    const { json } = await purchaseUrl({ customer_type: "user", customer_id: buyer, offer_id: "pack" }, server);
+    const body = { full_code: fullCodeOf(json.url), price_id: "once", quantity: 1 };
+    expect((await block(true)).status).toBe(200);
+    try {
+      const session = await call(stack, "POST", "/api/v1/payments/purchases/purchase-session", { headers: currentClient, body });
+      expectKnownError(session, 403, "NEW_PURCHASES_BLOCKED");
+      expect(session.json.error).toBe("New purchases are currently blocked for this project. Please contact support for more information.");
+      expectKnownError(await call(stack, "POST", "/api/v1/internal/payments/test-mode-purchase-session", { headers: admin, body }), 403, "NEW_PURCHASES_BLOCKED");
+      expect((await item("user", buyer, "credits")).json.quantity).toBe(5);
+      expect((await call(stack, "POST", `/api/v1/payments/products/user/${buyer}`, { headers: server, body: { product_id: "pack" } })).json).toEqual({ success: true });
+      expect((await item("user", buyer, "credits")).json.quantity).toBe(15);
+    } finally {
+      expect((await block(false)).status).toBe(200);
+    }
+    expect((await call(stack, "POST", "/api/v1/internal/payments/test-mode-purchase-session", { headers: admin, body })).json).toEqual({ success: true });
+    expect((await item("user", buyer, "credits")).json.quantity).toBe(25);
+  });
+});
