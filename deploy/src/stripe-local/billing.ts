@@ -151,7 +151,7 @@ function defaultPaymentMethod(ctx: Ctx, sub: StripeObject): string | null {
 }
 
 export function createSubscription(ctx: Ctx): StripeObject {
-  const customer = retrieveCustomer(ctx, str(ctx.params, "customer", true)!);
+  const customer = retrieveCustomer(ctx, str(ctx.params, "customer", true)!, "customer");
   const id = newId("sub");
   const items = subscriptionItems(ctx, id);
   const behavior = str(ctx.params, "payment_behavior") ?? "allow_incomplete";

@@ -123,7 +123,24 @@ function updateInvoiceSettings(ctx: Ctx, customer: StripeObject): void {
   (customer.invoice_settings as Record<string, unknown>).default_payment_method = pm.id;
 }
 
-export const retrieveCustomer = (ctx: Ctx, id: string): StripeObject => ctx.state.store.get("customer", id, ctx.account);
+/** A live customer of the caller's account (a deleted one is "No such customer", as for every use but GET). */
+export const retrieveCustomer = (ctx: Ctx, id: string, param = "id"): StripeObject => ctx.state.store.get("customer", id, ctx.account, param);
+
+/** `GET /v1/customers/:id`: as Stripe answers, a deleted customer is `{id, object: "customer", deleted: true}`. */
+export function getCustomer(ctx: Ctx, id: string): StripeObject {
+  const found = ctx.state.store.find(id);
+  if (found && found.obj.object === "customer" && found.obj.deleted === true && found.account === ctx.account) return found.obj;
+  return retrieveCustomer(ctx, id);
+}
+
+/** `DELETE /v1/customers/:id`: the customer becomes a deleted stub; its subscriptions are not touched here. */
+export function deleteCustomer(ctx: Ctx, id: string): StripeObject {
+  const customer = retrieveCustomer(ctx, id);
+  const stub: StripeObject = { id: customer.id, object: "customer", deleted: true };
+  ctx.state.store.put(stub, ctx.account);
+  ctx.state.emit("customer.deleted", customer, ctx.account);
+  return stub;
+}
 
 export function updateCustomer(ctx: Ctx, id: string): StripeObject {
   const customer = retrieveCustomer(ctx, id);
@@ -177,7 +194,7 @@ export function detachPaymentMethod(ctx: Ctx, id: string): StripeObject {
 
 export function listPaymentMethods(ctx: Ctx, customerId?: string): unknown {
   const customer = customerId ?? str(ctx.params, "customer");
-  if (customer) retrieveCustomer(ctx, customer);
+  if (customer) retrieveCustomer(ctx, customer, "customer");
   return listPage(ctx.state.store.list("payment_method", ctx.account, (p) => !customer || p.customer === customer), ctx.params, "/v1/payment_methods");
 }
 
@@ -185,7 +202,7 @@ export function listPaymentMethods(ctx: Ctx, customerId?: string): unknown {
 
 export function createSetupIntent(ctx: Ctx): StripeObject {
   const customer = str(ctx.params, "customer");
-  if (customer) retrieveCustomer(ctx, customer);
+  if (customer) retrieveCustomer(ctx, customer, "customer");
   const id = newId("seti");
   const si = ctx.state.store.put(
     {

@@ -38,7 +38,7 @@ export function createPaymentIntent(ctx: Ctx): StripeObject {
   const currency = str(ctx.params, "currency", true)!.toLowerCase();
   if (!/^[a-z]{3}$/.test(currency)) throw invalid(`Invalid currency: ${currency}.`, "currency");
   const customer = str(ctx.params, "customer") ?? null;
-  if (customer) retrieveCustomer(ctx, customer);
+  if (customer) retrieveCustomer(ctx, customer, "customer");
   const pi = newPaymentIntent(ctx, {
     amount,
     currency,

@@ -33,7 +33,8 @@ export const ROUTES: readonly Route[] = [
   r("POST", "/v1/customers", customers.createCustomer),
   r("GET", "/v1/customers", customers.listCustomers),
   r("GET", "/v1/customers/search", customers.searchCustomers),
-  r("GET", "/v1/customers/:id", customers.retrieveCustomer),
+  r("GET", "/v1/customers/:id", customers.getCustomer),
+  r("DELETE", "/v1/customers/:id", customers.deleteCustomer),
   r("POST", "/v1/customers/:id", customers.updateCustomer),
   r("GET", "/v1/customers/:id/payment_methods", (ctx, id) => customers.listPaymentMethods(ctx, id)),
 

@@ -61,11 +61,11 @@ export class LocalStripeStore {
     return obj;
   }
 
-  /** The object of that kind under the caller's account, else Stripe's "No such <kind>" 404. */
+  /** The object of that kind under the caller's account, else Stripe's "No such <kind>" 404 (also once deleted). */
   get(object: string, id: unknown, account: string | null, param = "id"): StripeObject {
     const found = typeof id === "string" ? this.objects.get(id) : undefined;
     const kind = object.replace(/_/g, " ");
-    if (!found || found.obj.object !== object || found.account !== account) throw missing(kind, String(id), param);
+    if (!found || found.obj.object !== object || found.account !== account || found.obj.deleted === true) throw missing(kind, String(id), param);
     return found.obj;
   }
 
@@ -73,10 +73,10 @@ export class LocalStripeStore {
     return this.objects.get(id);
   }
 
-  /** Newest first, as Stripe lists. */
+  /** Newest first, as Stripe lists (deleted objects are not listed). */
   list(object: string, account: string | null, filter: (o: StripeObject) => boolean = () => true): StripeObject[] {
     return [...this.objects.values()]
-      .filter((s) => s.obj.object === object && s.account === account && filter(s.obj))
+      .filter((s) => s.obj.object === object && s.account === account && s.obj.deleted !== true && filter(s.obj))
       .sort((a, b) => b.seq - a.seq)
       .map((s) => s.obj);
   }

@@ -4,7 +4,7 @@ import type { GetCustomerBillingResponseSchema, InvoiceSchema, ListInvoicesRespo
 import { statusError } from "@vestibule/shared/errors";
 import type { CustomerType } from "../offers/offer-rules.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import { defaultPaymentMethod, ensureStripeCustomer, existingStripeCustomer, paymentMethodSummary, type CustomerKey } from "../stripe/stripe-customers.ts";
+import { defaultPaymentMethod, existingStripeCustomer, isStripeMissing, paymentMethodSummary, withStripeCustomer, type CustomerKey } from "../stripe/stripe-customers.ts";
 
 /**
  * A user's or team's billing through its Stripe customer on the project's connected account (latest-sdk.md E):
@@ -14,8 +14,6 @@ import { defaultPaymentMethod, ensureStripeCustomer, existingStripeCustomer, pay
 
 const INVOICE_STATUSES = new Set(["draft", "open", "paid", "uncollectible", "void"]);
 
-/** Stripe's "no such object" (an id of another account, or none at all). */
-const isMissing = (err: unknown): boolean => (err as { statusCode?: number; code?: string }).statusCode === 404 || (err as { code?: string }).code === "resource_missing";
 
 async function requireCustomer(rt: BillingRuntime, key: CustomerKey): Promise<void> {
   await rt.customers.require(key.projectId, key.customerType as CustomerType, key.customerId);
@@ -25,23 +23,22 @@ export async function getCustomerBilling(rt: BillingRuntime, key: CustomerKey): 
   await requireCustomer(rt, key);
   const ref = await existingStripeCustomer(rt, key);
   if (!ref) return { hasCustomer: false };
-  try {
-    return { hasCustomer: true, defaultPaymentMethod: await defaultPaymentMethod(ref) };
-  } catch (err) {
-    // Deleted in Stripe's dashboard: no customer until the next setup intent creates one.
-    if (isMissing(err)) return { hasCustomer: false };
-    throw err;
-  }
+  const method = await defaultPaymentMethod(ref);
+  // Deleted in Stripe's dashboard: no customer until the next setup intent creates one.
+  if (method === null) return { hasCustomer: false };
+  return { hasCustomer: true, defaultPaymentMethod: method };
 }
 
 /** A setup intent for a card of the customer (its Stripe customer is created when missing); Stripe.js confirms it. */
 export async function createSetupIntent(rt: BillingRuntime, key: CustomerKey): Promise<{ clientSecret: string; stripeAccountId: string }> {
   await requireCustomer(rt, key);
-  const ref = await ensureStripeCustomer(rt, key);
-  const intent = await ref.stripe.setupIntents.create(
-    { customer: ref.customerId, usage: "off_session", metadata: { vestibule_customer: `${key.customerType}:${key.customerId}` } },
-    { stripeAccount: ref.account },
-  );
+  const { intent, ref } = await withStripeCustomer(rt, key, async (ref) => ({
+    ref,
+    intent: await ref.stripe.setupIntents.create(
+      { customer: ref.customerId, usage: "off_session", metadata: { vestibule_customer: `${key.customerType}:${key.customerId}` } },
+      { stripeAccount: ref.account },
+    ),
+  }));
   if (!intent.client_secret) throw new Error(`Stripe setup intent ${intent.id} has no client secret`);
   return { clientSecret: intent.client_secret, stripeAccountId: ref.account };
 }
@@ -59,7 +56,7 @@ export async function setDefaultFromSetupIntent(rt: BillingRuntime, key: Custome
   try {
     intent = await ref.stripe.setupIntents.retrieve(setupIntentId, {}, { stripeAccount: ref.account });
   } catch (err) {
-    if (isMissing(err)) throw notFound();
+    if (isStripeMissing(err)) throw notFound();
     throw err;
   }
   const owner = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
@@ -98,7 +95,7 @@ export async function listInvoices(
       { stripeAccount: ref.account },
     );
   } catch (err) {
-    if (isMissing(err)) throw invalidCursor();
+    if (isStripeMissing(err)) throw invalidCursor();
     throw err;
   }
   const invoices: MessageInitShape<typeof InvoiceSchema>[] = list.data.map((i) => ({

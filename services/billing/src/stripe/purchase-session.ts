@@ -5,7 +5,7 @@ import type { PurchaseCodeRow } from "../purchases/purchase-store.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { requireStripe } from "./stripe-settings.ts";
 import { minorUnits } from "./stripe-settings.ts";
-import { ensureStripeCustomer } from "./stripe-customers.ts";
+import { withStripeCustomer } from "./stripe-customers.ts";
 import { stripeStore } from "./stripe-store.ts";
 import type { PurchaseMetadata } from "./webhook-handler.ts";
 
@@ -35,24 +35,26 @@ export async function createPurchaseSession(rt: BillingRuntime, code: PurchaseCo
   }
   const [count, unit] = price.interval;
   if (!STRIPE_INTERVALS.has(unit)) throw knownError("SCHEMA_ERROR", { message: `Stripe cannot bill every ${count} ${unit}` });
-  // The customer's one Stripe customer: its default payment method, invoices and later switches all hang off it.
-  const customer = { id: (await ensureStripeCustomer(rt, { projectId: code.project_id, customerType: code.customer_type, customerId: code.customer_id })).customerId };
   const product = await stripe.products.create({ name: code.offer.displayName || "Subscription" }, opts);
   const stripePrice = await stripe.prices.create(
     { product: product.id, unit_amount: unitAmount, currency: currency.toLowerCase(), recurring: { interval: unit as Stripe.PriceCreateParams.Recurring.Interval, interval_count: count } },
     opts,
   );
-  const sub = await stripe.subscriptions.create(
-    {
-      customer: customer.id,
-      items: [{ price: stripePrice.id, quantity }],
-      payment_behavior: "default_incomplete",
-      // The card of the first payment pays the renewals.
-      payment_settings: { save_default_payment_method: "on_subscription" },
-      metadata: { ...metadata },
-      expand: ["latest_invoice.confirmation_secret"],
-    },
-    opts,
+  // The customer's one Stripe customer: its default payment method, invoices and later switches all hang off it.
+  const customerKey = { projectId: code.project_id, customerType: code.customer_type, customerId: code.customer_id };
+  const sub = await withStripeCustomer(rt, customerKey, (customer) =>
+    stripe.subscriptions.create(
+      {
+        customer: customer.customerId,
+        items: [{ price: stripePrice.id, quantity }],
+        payment_behavior: "default_incomplete",
+        // The card of the first payment pays the renewals.
+        payment_settings: { save_default_payment_method: "on_subscription" },
+        metadata: { ...metadata },
+        expand: ["latest_invoice.confirmation_secret"],
+      },
+      opts,
+    ),
   );
   const invoice = sub.latest_invoice as Stripe.Invoice | null;
   const secret = invoice?.confirmation_secret?.client_secret;

@@ -35,12 +35,23 @@ export const stripeStore = {
    * Keeps the first Stripe customer stored for the customer on an account (a concurrent creation's wins); with
    * `replaceOtherAccount` a stored customer of another account is replaced. Answers the stored one.
    */
-  async saveCustomer(db: Queryable, projectId: string, customerType: string, customerId: string, row: StripeCustomerRow, opts: { replaceOtherAccount?: boolean } = {}): Promise<StripeCustomerRow> {
+  /**
+   * Remembers a customer's Stripe customer; an existing row is kept unless it is of another account
+   * (`replaceOtherAccount`) or is the Stripe customer being `replacing` (deleted in Stripe). Answers the row now stored.
+   */
+  async saveCustomer(
+    db: Queryable,
+    projectId: string,
+    customerType: string,
+    customerId: string,
+    row: StripeCustomerRow,
+    opts: { replaceOtherAccount?: boolean; replacing?: string } = {},
+  ): Promise<StripeCustomerRow> {
     await db.query(
       `INSERT INTO stripe_customers (project_id, customer_type, customer_id, stripe_account_id, stripe_customer_id) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (project_id, customer_type, customer_id) DO UPDATE SET stripe_account_id = EXCLUDED.stripe_account_id, stripe_customer_id = EXCLUDED.stripe_customer_id
-         WHERE $6 AND stripe_customers.stripe_account_id <> EXCLUDED.stripe_account_id`,
-      [projectId, customerType, customerId, row.stripe_account_id, row.stripe_customer_id, opts.replaceOtherAccount === true],
+         WHERE ($6 AND stripe_customers.stripe_account_id <> EXCLUDED.stripe_account_id) OR stripe_customers.stripe_customer_id = $7`,
+      [projectId, customerType, customerId, row.stripe_account_id, row.stripe_customer_id, opts.replaceOtherAccount === true, opts.replacing ?? null],
     );
     return (await stripeStore.customerOf(db, projectId, customerType, customerId))!;
   },

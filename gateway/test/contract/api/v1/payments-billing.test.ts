@@ -215,6 +215,25 @@ describe("payment methods", () => {
     expect(refused.status).toBe(400);
     expect((await billing("user", alice.userId, alice.headers)).json.default_payment_method.last4).toBe("4444");
   });
+
+  it("a Stripe customer deleted in Stripe's dashboard: no customer, then a new one at the next setup intent", async () => {
+    const erin = await signUp(stack);
+    await addDefaultCard(erin);
+    const stripeCustomerOf = async () =>
+      (await platform.customers.search({ query: `metadata['vestibule_customer']:'user:${erin.userId}'` }, { stripeAccount: account })).data.map((c) => c.id);
+    const [first] = await stripeCustomerOf();
+    expect(await platform.customers.del(first!, {}, { stripeAccount: account })).toMatchObject({ id: first, deleted: true });
+
+    expect((await billing("user", erin.userId, erin.headers)).json).toEqual({ has_customer: false, default_payment_method: null });
+    expectKnownError(await switchTo(erin.userId, erin.headers, { from_product_id: "free", to_product_id: "pro" }), 400, "DEFAULT_PAYMENT_METHOD_REQUIRED");
+    const si = await setupIntent("user", erin.userId, erin.headers);
+    expect(si.status).toBe(200);
+    const owner = (await platform.setupIntents.retrieve(si.json.client_secret.split("_secret_")[0], {}, { stripeAccount: account })).customer;
+    expect(owner).not.toBe(first);
+    expect(await stripeCustomerOf()).toEqual([owner]);
+    expect((await billing("user", erin.userId, erin.headers)).json).toEqual({ has_customer: true, default_payment_method: null });
+    expect((await addDefaultCard(erin)).last4).toBe("4242");
+  });
 });
 
 describe("switchSubscription and invoices", () => {
