@@ -103,6 +103,34 @@ describe("partial refunds through Stripe", () => {
     expect(bought.adjusted_by).toHaveLength(4);
   });
 
+  it("a refund made in Stripe's dashboard, and a dispute: each a refund transaction of its own that ends the purchase", async () => {
+    const piId = await buy("dashboard-refund", "pack", "once");
+    const purchase = await purchaseOf("dashboard-refund", "one_time");
+    const outside = await stripe.refunds.create({ payment_intent: piId, amount: 700 }, { stripeAccount: account });
+    await tp.stripe!.webhooksIdle();
+    expect((await purchaseOf("dashboard-refund", "one_time")).status).toBe("refunded");
+    let list = (await currentAdmin("GET", "/internal/payments/transactions?customer_id=dashboard-refund")).json.transactions;
+    const recorded = list.filter((t: { type: string }) => t.type === "refund");
+    expect(recorded).toHaveLength(1);
+    expect(list.find((t: { id: string }) => t.id === purchase.id).adjusted_by).toEqual([{ transaction_id: recorded[0].id, entry_index: 0 }]);
+    // Vestibule knows what Stripe refunded: 25.00 paid, 7.00 refunded outside, so 18.01 is too much.
+    const over = await refund({ type: "one-time-purchase", id: purchase.id, amount_usd: "18.01" });
+    expect(over.json.error).toContain("cannot exceed the remaining refundable amount (18.00 USD)");
+    expect(outside.amount).toBe(700);
+
+    const disputed = await buy("disputed-buyer", "pack", "once");
+    const pi = await stripe.paymentIntents.retrieve(disputed, {}, { stripeAccount: account });
+    const dispute = await fetch(`${tp.stripe!.url}/_local/charges/${pi.latest_charge as string}/dispute`, { method: "POST", headers: { authorization: `Bearer ${tp.stripe!.secretKey}`, "stripe-account": account } });
+    expect(dispute.status).toBe(200);
+    await tp.stripe!.webhooksIdle();
+    const chargeback = await purchaseOf("disputed-buyer", "one_time");
+    expect(chargeback.status).toBe("refunded");
+    list = (await currentAdmin("GET", "/internal/payments/transactions?customer_id=disputed-buyer")).json.transactions;
+    const [refundTx] = list.filter((t: { type: string }) => t.type === "refund");
+    expect(list.find((t: { id: string }) => t.id === chargeback.id).adjusted_by).toEqual([{ transaction_id: refundTx.id, entry_index: 0 }]);
+    expect((await call("GET", "/payments/items/custom/disputed-buyer/credits", "server")).json.quantity).toBe(0);
+  });
+
   it("concurrent partial refunds never exceed what was paid together", async () => {
     const piId = await buy("refund-race", "pack", "once");
     const purchase = await purchaseOf("refund-race", "one_time");

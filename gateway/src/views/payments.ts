@@ -86,13 +86,9 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
     type: "purchase",
     ...customer,
     entries,
-    // Refunds recorded by Vestibule adjust this purchase; a refund made in Stripe itself has no transaction of ours.
-    adjusted_by:
-      t.refundIds.length > 0
-        ? t.refundIds.map((id) => ({ transaction_id: id, entry_index: 0 }))
-        : t.status === "refunded"
-          ? [{ transaction_id: null, entry_index: 0 }]
-          : [],
+    // Its refund transactions (Vestibule's, and those made in Stripe's dashboard or by a dispute, recorded from
+    // Stripe's webhooks).
+    adjusted_by: t.refundIds.map((id) => ({ transaction_id: id, entry_index: 0 })),
     test_mode: t.testMode,
   };
 }

@@ -36,14 +36,10 @@ export const refundStore = {
     return Number(rows[0]!.total);
   },
 
-  /**
-   * USD cents Vestibule refunded on the one-time purchase paid by this payment intent, waiting for the purchase's row
-   * lock (a refund in progress commits first); undefined when no purchase has that payment intent.
-   */
-  async recordedCentsOfPaymentIntent(db: Queryable, paymentIntentId: string): Promise<number | undefined> {
-    const { rows } = await db.query<{ id: string }>(`SELECT id FROM purchases WHERE stripe_payment_intent_id = $1 FOR UPDATE`, [paymentIntentId]);
-    if (!rows[0]) return undefined;
-    return refundStore.refundedCents(db, rows[0].id, null);
+  /** The one-time purchase paid by this payment intent, locked (a refund of it in progress commits first). */
+  async lockPurchaseByPaymentIntent(db: Queryable, paymentIntentId: string): Promise<PurchaseRow | undefined> {
+    const { rows } = await db.query<PurchaseRow>(`SELECT * FROM purchases WHERE stripe_payment_intent_id = $1 FOR UPDATE`, [paymentIntentId]);
+    return rows[0];
   },
 
   async countFor(db: Queryable, purchaseId: string): Promise<number> {

@@ -141,3 +141,30 @@ async function endPurchase(rt: BillingRuntime, tx: PoolClient, p: PurchaseRow, e
   await purchaseStore.updateSubscription(tx, p.id, { cancelAtPeriodEnd: true, endedAt: p.current_period_end ?? new Date() });
   await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: p.id, status: "active", cancelAtPeriodEnd: true }, { projectId: p.project_id });
 }
+
+/**
+ * A refund or chargeback made outside Vestibule (in Stripe's dashboard, or a dispute) of the one-time purchase paid
+ * by this payment intent. What goes beyond the refunds Vestibule recorded (`extraCents` of the cents recorded so far,
+ * read under the purchase's row lock) becomes a refund transaction of its own, ending the purchase, so the purchase's
+ * `adjusted_by` names a real transaction. Amounts are in the charge's minor units (USD cents for USD payments).
+ */
+export async function recordRefundMadeInStripe(
+  rt: BillingRuntime,
+  tx: PoolClient,
+  paymentIntentId: string,
+  outcome: { extraCents: (recordedCents: number) => number; stripeRefundId: string | null },
+): Promise<void> {
+  const p = await refundStore.lockPurchaseByPaymentIntent(tx, paymentIntentId);
+  if (!p) return;
+  const cents = outcome.extraCents(await refundStore.refundedCents(tx, p.id, null));
+  if (cents <= 0) return;
+  const refundId = randomUUID();
+  await purchaseStore.markRefundedByPaymentIntent(tx, paymentIntentId);
+  await refundStore.insert(tx, { id: refundId, projectId: p.project_id, purchaseId: p.id, invoiceId: null, amountUsdCents: cents, endAction: "now", stripeRefundId: outcome.stripeRefundId });
+  await rt.ctx.outbox.enqueue(
+    tx,
+    purchaseRefunded,
+    { refundId, purchaseId: p.id, customerType: p.customer_type, customerId: p.customer_id, amountUsd: formatUsd(cents), invoiceId: "", endAction: "now" },
+    { projectId: p.project_id },
+  );
+}

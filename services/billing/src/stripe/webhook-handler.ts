@@ -4,7 +4,7 @@ import { statusError } from "@vestibule/shared/errors";
 import { subscriptionUpdated } from "../events.ts";
 import { purchaseStore } from "../purchases/purchase-store.ts";
 import { recordPurchase } from "../purchases/record-purchase.ts";
-import { refundStore } from "../purchases/refund-store.ts";
+import { recordRefundMadeInStripe } from "../purchases/refunds.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import type { StripeSettings } from "./stripe-settings.ts";
 
@@ -22,7 +22,8 @@ const fromSeconds = (s: number | null | undefined) => (typeof s === "number" ? n
  * A Stripe webhook delivery: verified with the Stripe signature scheme (bad or missing → plain 400, nothing changes),
  * then handled in one transaction with the event id recorded, so a redelivered event changes nothing. Paid payment
  * intents and first subscription invoices create purchases; later invoices renew; subscription updates follow
- * cancel-at-period-end and ends; refunds and disputes mark the purchase refunded.
+ * cancel-at-period-end and ends; refunds made in Stripe's dashboard and disputes become refund transactions that end
+ * the purchase.
  */
 export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSettings, payload: Uint8Array, signature: string): Promise<{ handled: boolean; eventType: string }> {
   let event: Stripe.Event;
@@ -74,19 +75,22 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
         await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: existing.id, status: ended ? "canceled" : sub.status, cancelAtPeriodEnd: sub.cancel_at_period_end }, { projectId: existing.project_id });
         break;
       }
-      case "charge.refunded":
-      case "charge.dispute.created": {
-        const obj = event.data.object as { payment_intent?: string | { id: string } | null; charge?: string };
-        const pi = typeof obj.payment_intent === "string" ? obj.payment_intent : obj.payment_intent?.id;
+      case "charge.refunded": {
+        // Refunds made through Vestibule are recorded (under the purchase's row lock) with their amounts; a refund
+        // made elsewhere (Stripe's dashboard), beyond what was recorded, becomes a refund transaction of its own.
+        const charge = event.data.object;
+        const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
         if (!pi) break;
-        if (event.type === "charge.refunded") {
-          // Refunds made through Vestibule are recorded (under this purchase's row lock) with their amounts; only a
-          // refund made elsewhere (Stripe's dashboard), beyond what was recorded, marks the purchase refunded.
-          const recorded = await refundStore.recordedCentsOfPaymentIntent(tx, pi);
-          const refunded = (event.data.object as { amount_refunded?: number }).amount_refunded ?? 0;
-          if (recorded !== undefined && refunded <= recorded) break;
-        }
-        await purchaseStore.markRefundedByPaymentIntent(tx, pi);
+        const newest = charge.refunds?.data?.[0]?.id ?? null;
+        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: (recorded) => (charge.amount_refunded ?? 0) - recorded, stripeRefundId: newest });
+        break;
+      }
+      case "charge.dispute.created": {
+        // A chargeback takes the disputed amount back: recorded as a refund that ends the purchase.
+        const dispute = event.data.object;
+        const pi = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
+        if (!pi) break;
+        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: () => dispute.amount ?? 0, stripeRefundId: null });
         break;
       }
       default:
