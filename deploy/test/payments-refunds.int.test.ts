@@ -103,7 +103,7 @@ describe("partial refunds through Stripe", () => {
     expect(bought.adjusted_by).toHaveLength(4);
   });
 
-  it("a refund made in Stripe's dashboard, and a dispute: each a refund transaction of its own that ends the purchase", async () => {
+  it("a refund made in Stripe's dashboard and a dispute: a refund and a chargeback transaction that end the purchase", async () => {
     const piId = await buy("dashboard-refund", "pack", "once");
     const purchase = await purchaseOf("dashboard-refund", "one_time");
     const outside = await stripe.refunds.create({ payment_intent: piId, amount: 700 }, { stripeAccount: account });
@@ -126,8 +126,15 @@ describe("partial refunds through Stripe", () => {
     const chargeback = await purchaseOf("disputed-buyer", "one_time");
     expect(chargeback.status).toBe("refunded");
     list = (await currentAdmin("GET", "/internal/payments/transactions?customer_id=disputed-buyer")).json.transactions;
-    const [refundTx] = list.filter((t: { type: string }) => t.type === "refund");
-    expect(list.find((t: { id: string }) => t.id === chargeback.id).adjusted_by).toEqual([{ transaction_id: refundTx.id, entry_index: 0 }]);
+    expect(list.filter((t: { type: string }) => t.type === "refund")).toEqual([]);
+    const [chargebackTx] = list.filter((t: { type: string }) => t.type === "chargeback");
+    expect(chargebackTx.entries).toEqual([
+      { type: "money_transfer", adjusted_transaction_id: chargeback.id, adjusted_entry_index: 1, customer_type: "custom", customer_id: "disputed-buyer", charged_amount: { USD: "25.00" }, net_amount: { USD: "25.00" } },
+      { type: "product_revocation", adjusted_transaction_id: chargeback.id, adjusted_entry_index: 0, quantity: 1 },
+    ]);
+    expect(list.find((t: { id: string }) => t.id === chargeback.id).adjusted_by).toEqual([{ transaction_id: chargebackTx.id, entry_index: 0 }]);
+    const filtered = (await currentAdmin("GET", "/internal/payments/transactions?type=chargeback&customer_id=disputed-buyer")).json.transactions;
+    expect(filtered.map((t: { id: string }) => t.id)).toEqual([chargebackTx.id]);
     expect((await call("GET", "/payments/items/custom/disputed-buyer/credits", "server")).json.quantity).toBe(0);
   });
 

@@ -60,7 +60,7 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
       test_mode: false,
     };
   }
-  if (t.type === "refund") return refundTransactionView(t);
+  if (t.type === "refund" || t.type === "chargeback") return refundTransactionView(t);
   const price = parseJson(t.priceJson) as Record<string, unknown> | null;
   const charged = price ? Object.fromEntries(Object.entries(price).filter(([k]) => /^[A-Z]{3}$/.test(k))) : {};
   const entries: Record<string, unknown>[] = [
@@ -94,8 +94,8 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
 }
 
 /**
- * A refund (current shape): a money_transfer entry giving `refund_amount_usd` back (money amounts are non-negative;
- * the `refund` type says which way it flows) against the purchase's money_transfer entry (index 1), and a
+ * A refund or chargeback (current shape): a money_transfer entry giving `refund_amount_usd` back (money amounts are
+ * non-negative; the transaction type says which way it flows) against the purchase's money_transfer entry (index 1), and a
  * product_revocation of the purchase's grant (entry 0) when the refund ended the purchase now.
  */
 function refundTransactionView(t: Transaction): Record<string, unknown> {
@@ -109,5 +109,5 @@ function refundTransactionView(t: Transaction): Record<string, unknown> {
   if (t.refundEndAction === "now") {
     entries.push({ type: "product_revocation", adjusted_transaction_id: t.refundedPurchaseId, adjusted_entry_index: 0, quantity: Number(t.quantity) });
   }
-  return { id: t.id, created_at_millis: at, effective_at_millis: at, type: "refund", ...customer, entries, adjusted_by: [], test_mode: false };
+  return { id: t.id, created_at_millis: at, effective_at_millis: at, type: t.type, ...customer, entries, adjusted_by: [], test_mode: false };
 }

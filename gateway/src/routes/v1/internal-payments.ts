@@ -14,7 +14,7 @@ const CURRENT_TYPES: Readonly<Record<string, string>> = {
   "subscription-cancellation": "none",
   "subscription-renewal": "none",
   refund: "refund",
-  chargeback: "none",
+  chargeback: "chargeback",
   "product-change": "none",
 };
 
@@ -56,7 +56,7 @@ export const listTransactionsRoute = defineRoute({
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
     }
     const type = query.type === undefined ? "" : (CURRENT_TYPES[query.type] ?? query.type);
-    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none", ...(current ? ["refund"] : [])].includes(type)) {
+    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none", ...(current ? ["refund", "chargeback"] : [])].includes(type)) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.type must be one of the following values: subscription, one_time, item_quantity_change` });
     }
     const r =

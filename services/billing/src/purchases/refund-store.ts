@@ -10,8 +10,12 @@ export interface RefundRow {
   readonly amount_usd_cents: string;
   readonly end_action: "now" | "at-period-end" | null;
   readonly stripe_refund_id: string | null;
+  readonly transaction_type: RefundTransactionType;
   readonly created_at: Date;
 }
+
+/** A refund (Vestibule's, or made in Stripe's dashboard) or a chargeback (a dispute). */
+export type RefundTransactionType = "refund" | "chargeback";
 
 export type RefundListRow = RefundRow & { cursor_at: string; customer_type: string; customer_id: string; kind: PurchaseRow["kind"]; quantity: number };
 
@@ -47,24 +51,31 @@ export const refundStore = {
     return rows[0]!.n;
   },
 
-  async insert(db: Queryable, r: { id: string; projectId: string; purchaseId: string; invoiceId: string | null; amountUsdCents: number; endAction: string | null; stripeRefundId: string | null }): Promise<void> {
+  async insert(
+    db: Queryable,
+    r: { id: string; projectId: string; purchaseId: string; invoiceId: string | null; amountUsdCents: number; endAction: string | null; stripeRefundId: string | null; transactionType?: RefundTransactionType },
+  ): Promise<void> {
     await db.query(
-      `INSERT INTO purchase_refunds (id, project_id, purchase_id, invoice_id, amount_usd_cents, end_action, stripe_refund_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [r.id, r.projectId, r.purchaseId, r.invoiceId, r.amountUsdCents, r.endAction, r.stripeRefundId],
+      `INSERT INTO purchase_refunds (id, project_id, purchase_id, invoice_id, amount_usd_cents, end_action, stripe_refund_id, transaction_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [r.id, r.projectId, r.purchaseId, r.invoiceId, r.amountUsdCents, r.endAction, r.stripeRefundId, r.transactionType ?? "refund"],
     );
   },
 
   /** The project's refunds newest first, with their purchase's customer (admin transactions list). */
-  async list(db: Queryable, projectId: string, opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; limit: number }): Promise<RefundListRow[]> {
+  async list(
+    db: Queryable,
+    projectId: string,
+    opts: { before?: { at: string; id: string }; customerType?: string; customerId?: string; transactionType?: RefundTransactionType; limit: number },
+  ): Promise<RefundListRow[]> {
     const { rows } = await db.query<RefundListRow>(
       `SELECT r.*, p.customer_type, p.customer_id, p.kind, p.quantity,
               to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
          FROM purchase_refunds r JOIN purchases p ON p.id = r.purchase_id
         WHERE r.project_id = $1 AND ($2::text IS NULL OR p.customer_type = $2) AND ($3::text IS NULL OR p.customer_id = $3)
-          AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5::uuid))
+          AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5::uuid)) AND ($7::text IS NULL OR r.transaction_type = $7)
         ORDER BY r.created_at DESC, r.id DESC LIMIT $6`,
-      [projectId, opts.customerType ?? null, opts.customerId ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit],
+      [projectId, opts.customerType ?? null, opts.customerId ?? null, opts.before?.at ?? null, opts.before?.id ?? null, opts.limit, opts.transactionType ?? null],
     );
     return rows;
   },

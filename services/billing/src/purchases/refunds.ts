@@ -8,7 +8,7 @@ import { requireStripe } from "../stripe/stripe-settings.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type PurchaseRow } from "./purchase-store.ts";
 import { checkRefundAmount, formatUsd, readRefundRequest } from "./refund-rules.ts";
-import { refundStore } from "./refund-store.ts";
+import { refundStore, type RefundTransactionType } from "./refund-store.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -143,8 +143,8 @@ async function endPurchase(rt: BillingRuntime, tx: PoolClient, p: PurchaseRow, e
 }
 
 /**
- * A refund or chargeback made outside Vestibule (in Stripe's dashboard, or a dispute) of the one-time purchase paid
- * by this payment intent. What goes beyond the refunds Vestibule recorded (`extraCents` of the cents recorded so far,
+ * A refund or chargeback made outside Vestibule (in Stripe's dashboard, or a dispute: `transactionType`) of the
+ * one-time purchase paid by this payment intent. What goes beyond the refunds Vestibule recorded (`extraCents` of the cents recorded so far,
  * read under the purchase's row lock) becomes a refund transaction of its own, ending the purchase, so the purchase's
  * `adjusted_by` names a real transaction. Amounts are in the charge's minor units (USD cents for USD payments).
  */
@@ -152,7 +152,7 @@ export async function recordRefundMadeInStripe(
   rt: BillingRuntime,
   tx: PoolClient,
   paymentIntentId: string,
-  outcome: { extraCents: (recordedCents: number) => number; stripeRefundId: string | null },
+  outcome: { extraCents: (recordedCents: number) => number; stripeRefundId: string | null; transactionType: RefundTransactionType },
 ): Promise<void> {
   const p = await refundStore.lockPurchaseByPaymentIntent(tx, paymentIntentId);
   if (!p) return;
@@ -160,7 +160,7 @@ export async function recordRefundMadeInStripe(
   if (cents <= 0) return;
   const refundId = randomUUID();
   await purchaseStore.markRefundedByPaymentIntent(tx, paymentIntentId);
-  await refundStore.insert(tx, { id: refundId, projectId: p.project_id, purchaseId: p.id, invoiceId: null, amountUsdCents: cents, endAction: "now", stripeRefundId: outcome.stripeRefundId });
+  await refundStore.insert(tx, { id: refundId, projectId: p.project_id, purchaseId: p.id, invoiceId: null, amountUsdCents: cents, endAction: "now", stripeRefundId: outcome.stripeRefundId, transactionType: outcome.transactionType });
   await rt.ctx.outbox.enqueue(
     tx,
     purchaseRefunded,

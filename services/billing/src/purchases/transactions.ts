@@ -23,8 +23,8 @@ function decodeCursor(cursor: string): { at: string; id: string } | undefined {
 const encodeCursor = (t: { cursorAt: string; id?: string }) => Buffer.from(JSON.stringify({ at: t.cursorAt, id: t.id }), "utf8").toString("base64url");
 
 /**
- * The project's purchases and manual quantity changes, newest first (seed-era admin transactions), plus refunds when
- * `includeRefunds` (current-SDK callers; 2.8.41 knows no refund type): each table read up to `limit` rows before the
+ * The project's purchases and manual quantity changes, newest first (seed-era admin transactions), plus refunds and
+ * chargebacks when `includeRefunds` (current-SDK callers; 2.8.41 knows neither type): each table read up to `limit` rows before the
  * cursor and merged; the cursor is the last row's (created_at, id).
  */
 export async function listTransactions(db: Queryable, req: ListTransactionsRequest): Promise<MessageInitShape<typeof ListTransactionsResponseSchema>> {
@@ -32,14 +32,15 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
   const before = decodeCursor(req.cursor);
   const customerType = req.customerType || undefined;
   const customerId = req.customerId || undefined;
-  const wantRefunds = req.includeRefunds && (!req.type || req.type === "refund");
+  const refundType = req.type === "refund" || req.type === "chargeback" ? req.type : undefined;
+  const wantRefunds = req.includeRefunds && (!req.type || refundType !== undefined);
   const wantChanges = !req.type || req.type === "item_quantity_change";
   const wantKind = req.type === "subscription" || req.type === "one_time" ? req.type : undefined;
   const wantPurchases = !req.type || req.type === "purchase" || wantKind !== undefined;
   const [changes, purchases, refunds] = await Promise.all([
     wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
     wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, customerId, kind: wantKind, limit: limit + 1 }) : [],
-    wantRefunds ? refundStore.list(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
+    wantRefunds ? refundStore.list(db, req.projectId, { before, customerType, customerId, transactionType: refundType, limit: limit + 1 }) : [],
   ]);
   const refundIds = req.includeRefunds ? await refundStore.idsByPurchase(db, purchases.map((p) => p.id)) : new Map<string, string[]>();
   const all: TransactionInit[] = [
@@ -78,7 +79,7 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
     }),
     ...refunds.map((r) => ({
       id: r.id,
-      type: "refund",
+      type: r.transaction_type,
       createdAtMillis: BigInt(r.created_at.getTime()),
       customerType: r.customer_type,
       customerId: r.customer_id,

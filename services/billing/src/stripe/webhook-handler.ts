@@ -82,15 +82,15 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
         const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
         if (!pi) break;
         const newest = charge.refunds?.data?.[0]?.id ?? null;
-        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: (recorded) => (charge.amount_refunded ?? 0) - recorded, stripeRefundId: newest });
+        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: (recorded) => (charge.amount_refunded ?? 0) - recorded, stripeRefundId: newest, transactionType: "refund" });
         break;
       }
       case "charge.dispute.created": {
-        // A chargeback takes the disputed amount back: recorded as a refund that ends the purchase.
+        // A chargeback takes the disputed amount back: a chargeback transaction that ends the purchase.
         const dispute = event.data.object;
         const pi = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
         if (!pi) break;
-        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: () => dispute.amount ?? 0, stripeRefundId: null });
+        await recordRefundMadeInStripe(rt, tx, pi, { extraCents: () => dispute.amount ?? 0, stripeRefundId: null, transactionType: "chargeback" });
         break;
       }
       default:

@@ -1017,7 +1017,7 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
   id: string;
 
   /**
-   * "subscription", "one_time" or "item_quantity_change".
+   * "subscription", "one_time", "item_quantity_change", "refund" or "chargeback".
    *
    * @generated from field: string type = 2;
    */
@@ -1098,7 +1098,8 @@ export type Transaction = Message<"vestibule.billing.v1.Transaction"> & {
   priceId: string;
 
   /**
-   * Refunds (type "refund"): the USD amount given back, the refunded purchase, its kind and the end action.
+   * Refunds (type "refund") and chargebacks (type "chargeback", current callers only): the USD amount given back,
+   * the refunded purchase, its kind and the end action.
    *
    * @generated from field: string refund_amount_usd = 17;
    */
