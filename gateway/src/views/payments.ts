@@ -61,6 +61,7 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
     };
   }
   if (t.type === "refund" || t.type === "chargeback") return refundTransactionView(t);
+  if (t.type === "product-change") return productChangeTransactionView(t);
   const price = parseJson(t.priceJson) as Record<string, unknown> | null;
   const charged = price ? Object.fromEntries(Object.entries(price).filter(([k]) => /^[A-Z]{3}$/.test(k))) : {};
   const entries: Record<string, unknown>[] = [
@@ -86,9 +87,9 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
     type: "purchase",
     ...customer,
     entries,
-    // Its refund transactions (Vestibule's, and those made in Stripe's dashboard or by a dispute, recorded from
-    // Stripe's webhooks).
-    adjusted_by: t.refundIds.map((id) => ({ transaction_id: id, entry_index: 0 })),
+    // Its refund and chargeback transactions (Vestibule's, and those made in Stripe's dashboard or by a dispute,
+    // recorded from Stripe's webhooks), then its product changes: each revokes the grant (entry 0).
+    adjusted_by: [...t.refundIds, ...t.productChangeIds].map((id) => ({ transaction_id: id, entry_index: 0 })),
     test_mode: t.testMode,
   };
 }
@@ -110,4 +111,28 @@ function refundTransactionView(t: Transaction): Record<string, unknown> {
     entries.push({ type: "product_revocation", adjusted_transaction_id: t.refundedPurchaseId, adjusted_entry_index: 0, quantity: Number(t.quantity) });
   }
   return { id: t.id, created_at_millis: at, effective_at_millis: at, type: t.type, ...customer, entries, adjusted_by: [], test_mode: false };
+}
+
+/**
+ * A switch of a subscription (current shape, "product-change"): the grant the subscription had is revoked (its
+ * purchase's entry 0) and the new product is granted on the same subscription.
+ */
+function productChangeTransactionView(t: Transaction): Record<string, unknown> {
+  const customer = { customer_type: t.customerType, customer_id: t.customerId };
+  const at = Number(t.createdAtMillis);
+  const entries = [
+    { type: "product_revocation", adjusted_transaction_id: t.changedPurchaseId, adjusted_entry_index: 0, quantity: Number(t.previousQuantity) },
+    {
+      type: "product_grant",
+      adjusted_transaction_id: null,
+      adjusted_entry_index: null,
+      ...customer,
+      product_id: t.offerId || null,
+      product: parseJson(t.offerJson),
+      price_id: t.priceId || null,
+      quantity: Number(t.quantity),
+      subscription_id: t.changedPurchaseId,
+    },
+  ];
+  return { id: t.id, created_at_millis: at, effective_at_millis: at, type: "product-change", ...customer, entries, adjusted_by: [], test_mode: t.testMode };
 }

@@ -15,7 +15,7 @@ const CURRENT_TYPES: Readonly<Record<string, string>> = {
   "subscription-renewal": "none",
   refund: "refund",
   chargeback: "chargeback",
-  "product-change": "none",
+  "product-change": "product-change",
 };
 
 /** Admin payments (contract §10): test-mode purchases, the transactions list, the Stripe account. */
@@ -56,7 +56,7 @@ export const listTransactionsRoute = defineRoute({
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.limit must be an integer between 1 and 200` });
     }
     const type = query.type === undefined ? "" : (CURRENT_TYPES[query.type] ?? query.type);
-    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none", ...(current ? ["refund", "chargeback"] : [])].includes(type)) {
+    if (!["", "subscription", "one_time", "item_quantity_change", "purchase", "none", ...(current ? ["refund", "chargeback", "product-change"] : [])].includes(type)) {
       throw knownError("SCHEMA_ERROR", { message: `Request validation failed on ${req.method} ${req.url.split("?")[0]}:\n  - query.type must be one of the following values: subscription, one_time, item_quantity_change` });
     }
     const r =

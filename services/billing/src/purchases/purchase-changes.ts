@@ -1,10 +1,13 @@
-import { withTransaction } from "@vestibule/shared/db";
+import { randomUUID } from "node:crypto";
+import { withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { statusError } from "@vestibule/shared/errors";
-import { subscriptionUpdated } from "../events.ts";
+import type { ServiceContext } from "@vestibule/shared/service";
+import { subscriptionSwitched, subscriptionUpdated } from "../events.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { requireStripe } from "../stripe/stripe-settings.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
-import { purchaseStore } from "./purchase-store.ts";
+import { productChangeStore, type ProductState } from "./product-change-store.ts";
+import { purchaseStore, type PurchaseRow } from "./purchase-store.ts";
 
 /** Cancels a customer's subscription to a product at the end of its period (and Stripe's subscription, if any). */
 export async function cancelSubscription(
@@ -30,4 +33,26 @@ export async function cancelSubscription(
     await purchaseStore.updateSubscription(tx, sub.id, { cancelAtPeriodEnd: true, endedAt: sub.current_period_end ?? new Date() });
     await ctx.outbox.enqueue(tx, subscriptionUpdated, { purchaseId: sub.id, status: "active", cancelAtPeriodEnd: true }, { projectId: req.projectId });
   });
+}
+
+/**
+ * Moves a subscription purchase to another product of its product line (a switch): the purchase row, a
+ * product-change transaction keeping what it had before, and billing.subscription.switched.v1, all in the caller's
+ * transaction, which holds the purchase's row lock.
+ */
+export async function changeProduct(ctx: ServiceContext, tx: PoolClient, current: PurchaseRow, to: ProductState & { offerId: string; priceId: string; currentPeriodEnd: Date | null }): Promise<void> {
+  await purchaseStore.switchProduct(tx, current.id, to);
+  await productChangeStore.insert(tx, {
+    id: randomUUID(),
+    projectId: current.project_id,
+    purchaseId: current.id,
+    from: { offerId: current.offer_id, offer: current.offer, priceId: current.price_id, quantity: current.quantity },
+    to,
+  });
+  await ctx.outbox.enqueue(
+    tx,
+    subscriptionSwitched,
+    { purchaseId: current.id, customerType: current.customer_type, customerId: current.customer_id, fromProductId: current.offer_id ?? "", toProductId: to.offerId, priceId: to.priceId, quantity: to.quantity },
+    { projectId: current.project_id },
+  );
 }

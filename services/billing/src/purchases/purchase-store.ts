@@ -123,6 +123,18 @@ export const purchaseStore = {
   },
 
   /** A subscription moved to another product (switchSubscription): same row, same Stripe subscription. */
+  /**
+   * Locks the purchase row until the transaction ends: refunds, switches and the Stripe webhooks about the purchase
+   * serialise on it.
+   */
+  async lockPurchase(db: Queryable, projectId: string, purchaseId: string): Promise<(PurchaseRow & { stripe_payment_intent_id: string | null }) | undefined> {
+    const { rows } = await db.query<PurchaseRow & { stripe_payment_intent_id: string | null }>(
+      `SELECT * FROM purchases WHERE id = $1 AND project_id = $2 FOR UPDATE`,
+      [purchaseId, projectId],
+    );
+    return rows[0];
+  },
+
   async switchProduct(db: Queryable, id: string, to: { offerId: string; offer: Offer; priceId: string; quantity: number; currentPeriodEnd: Date | null }): Promise<void> {
     await db.query(
       `UPDATE purchases SET offer_id = $2, offer = $3, price_id = $4, quantity = $5, current_period_end = COALESCE($6, current_period_end) WHERE id = $1`,

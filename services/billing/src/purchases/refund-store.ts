@@ -21,15 +21,6 @@ export type RefundListRow = RefundRow & { cursor_at: string; customer_type: stri
 
 /** The SQL of purchase refunds. */
 export const refundStore = {
-  /** Locks the purchase row until the transaction ends (refunds of one purchase, and its refund webhooks, serialise). */
-  async lockPurchase(db: Queryable, projectId: string, purchaseId: string): Promise<(PurchaseRow & { stripe_payment_intent_id: string | null }) | undefined> {
-    const { rows } = await db.query<PurchaseRow & { stripe_payment_intent_id: string | null }>(
-      `SELECT * FROM purchases WHERE id = $1 AND project_id = $2 FOR UPDATE`,
-      [purchaseId, projectId],
-    );
-    return rows[0];
-  },
-
   /** USD cents refunded so far on a purchase (on one invoice when `invoiceId` is given). */
   async refundedCents(db: Queryable, purchaseId: string, invoiceId: string | null): Promise<number> {
     const { rows } = await db.query<{ total: string }>(

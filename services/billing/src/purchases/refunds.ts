@@ -81,7 +81,7 @@ export async function refundPurchase(
   if (!UUID.test(req.purchaseId)) throw notFound();
   const refundId = randomUUID();
   return withTransaction(ctx.pool, async (tx) => {
-    const p = await refundStore.lockPurchase(tx, req.projectId, req.purchaseId);
+    const p = await purchaseStore.lockPurchase(tx, req.projectId, req.purchaseId);
     if (!p || p.kind !== (r.oneTime ? "one_time" : "subscription")) throw notFound();
     if (p.test_mode) throw knownError("TEST_MODE_PURCHASE_NON_REFUNDABLE");
     const alreadyRefunded = () =>

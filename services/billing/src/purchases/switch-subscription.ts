@@ -10,6 +10,7 @@ import { isPurchaseActive } from "../items/ledger-rules.ts";
 import { toPurchaseFacts } from "./purchase-facts.ts";
 import { purchaseStore, type PurchaseRow } from "./purchase-store.ts";
 import { recordPurchase } from "./record-purchase.ts";
+import { changeProduct } from "./purchase-changes.ts";
 
 export interface SwitchRequest {
   readonly projectId: string;
@@ -90,6 +91,9 @@ export async function switchSubscription(rt: BillingRuntime, req: SwitchRequest)
     const current: PurchaseRow | undefined = active.filter((p) => p.kind === "subscription" && p.offer_id === req.fromProductId).at(-1);
     if (!current && !from.includeByDefault) throw bad("This subscription cannot be switched.");
     if (current && !current.stripe_subscription_id) throw bad("This subscription was not paid through Stripe and cannot be switched.");
+    // Held until commit: Stripe's customer.subscription.updated for this switch waits, then finds it recorded. Should
+    // the commit fail after Stripe changed the subscription, that webhook records the switch instead.
+    if (current) await purchaseStore.lockPurchase(tx, req.projectId, current.id);
     if (!current && active.some((p) => p.offer.groupId === from.groupId)) throw bad("This subscription cannot be switched.");
     const quantity = req.quantity ?? current?.quantity ?? 1;
 
@@ -117,13 +121,7 @@ export async function switchSubscription(rt: BillingRuntime, req: SwitchRequest)
           opts,
         ),
       );
-      await purchaseStore.switchProduct(tx, current.id, { offerId: req.toProductId, offer: to, priceId: price.id, quantity, currentPeriodEnd: periodEnd(updated) });
-      await ctx.outbox.enqueue(
-        tx,
-        subscriptionSwitched,
-        { purchaseId: current.id, customerType: req.customerType, customerId: req.customerId, fromProductId: req.fromProductId, toProductId: req.toProductId, priceId: price.id, quantity },
-        { projectId: req.projectId },
-      );
+      await changeProduct(ctx, tx, current, { offerId: req.toProductId, offer: to, priceId: price.id, quantity, currentPeriodEnd: periodEnd(updated) });
       return current.id;
     }
 

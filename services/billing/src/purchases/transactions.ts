@@ -5,6 +5,7 @@ import { itemStore } from "../items/item-store.ts";
 import { offerToWire } from "../offers/offer-rules.ts";
 import { purchaseStore } from "./purchase-store.ts";
 import { formatUsd } from "./refund-rules.ts";
+import { productChangeStore } from "./product-change-store.ts";
 import { refundStore } from "./refund-store.ts";
 
 type TransactionInit = MessageInitShape<typeof TransactionSchema> & { cursorAt: string };
@@ -23,8 +24,8 @@ function decodeCursor(cursor: string): { at: string; id: string } | undefined {
 const encodeCursor = (t: { cursorAt: string; id?: string }) => Buffer.from(JSON.stringify({ at: t.cursorAt, id: t.id }), "utf8").toString("base64url");
 
 /**
- * The project's purchases and manual quantity changes, newest first (seed-era admin transactions), plus refunds and
- * chargebacks when `includeRefunds` (current-SDK callers; 2.8.41 knows neither type): each table read up to `limit` rows before the
+ * The project's purchases and manual quantity changes, newest first (seed-era admin transactions), plus refunds,
+ * chargebacks and product changes when `includeRefunds` (current-SDK callers; 2.8.41 knows none of these types): each table read up to `limit` rows before the
  * cursor and merged; the cursor is the last row's (created_at, id).
  */
 export async function listTransactions(db: Queryable, req: ListTransactionsRequest): Promise<MessageInitShape<typeof ListTransactionsResponseSchema>> {
@@ -37,12 +38,18 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
   const wantChanges = !req.type || req.type === "item_quantity_change";
   const wantKind = req.type === "subscription" || req.type === "one_time" ? req.type : undefined;
   const wantPurchases = !req.type || req.type === "purchase" || wantKind !== undefined;
-  const [changes, purchases, refunds] = await Promise.all([
+  const wantProductChanges = req.includeRefunds && (!req.type || req.type === "product-change");
+  const [changes, purchases, refunds, productChanges] = await Promise.all([
     wantChanges ? itemStore.listChanges(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
     wantPurchases ? purchaseStore.listPurchases(db, req.projectId, { before, customerType, customerId, kind: wantKind, limit: limit + 1 }) : [],
     wantRefunds ? refundStore.list(db, req.projectId, { before, customerType, customerId, transactionType: refundType, limit: limit + 1 }) : [],
+    wantProductChanges ? productChangeStore.list(db, req.projectId, { before, customerType, customerId, limit: limit + 1 }) : [],
   ]);
-  const refundIds = req.includeRefunds ? await refundStore.idsByPurchase(db, purchases.map((p) => p.id)) : new Map<string, string[]>();
+  const purchaseIds = purchases.map((p) => p.id);
+  const [refundIds, changesOf] = await Promise.all([
+    req.includeRefunds ? refundStore.idsByPurchase(db, purchaseIds) : new Map<string, string[]>(),
+    productChangeStore.byPurchase(db, purchaseIds),
+  ]);
   const all: TransactionInit[] = [
     ...changes.map((c) => ({
       id: c.id,
@@ -58,25 +65,46 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
       cursorAt: c.cursor_at,
     })),
     ...purchases.map((p) => {
-      const price = p.offer.prices.find((x) => x.id === p.price_id);
+      // A switched subscription shows the product it was bought with (its first change's "from").
+      const switches = changesOf.get(p.id) ?? [];
+      const first = switches[0];
+      const bought = first ? { offerId: first.from_offer_id, offer: first.from_offer, priceId: first.from_price_id, quantity: first.from_quantity } : { offerId: p.offer_id, offer: p.offer, priceId: p.price_id, quantity: p.quantity };
+      const price = bought.offer.prices.find((x) => x.id === bought.priceId);
       return {
         id: p.id,
         type: p.kind,
         createdAtMillis: BigInt(p.created_at.getTime()),
         customerType: p.customer_type,
         customerId: p.customer_id,
-        quantity: BigInt(p.quantity),
+        quantity: BigInt(bought.quantity),
         testMode: p.test_mode,
-        offerId: p.offer_id ?? "",
-        offerDisplayName: p.offer.displayName,
+        offerId: bought.offerId ?? "",
+        offerDisplayName: bought.offer.displayName,
         priceJson: price ? JSON.stringify({ ...price.amounts, ...(price.interval ? { interval: price.interval } : {}) }) : "",
         status: p.status,
-        offerJson: JSON.stringify(offerToWire(p.offer)),
-        priceId: p.price_id ?? "",
+        offerJson: JSON.stringify(offerToWire(bought.offer)),
+        priceId: bought.priceId ?? "",
         refundIds: refundIds.get(p.id) ?? [],
+        productChangeIds: req.includeRefunds ? switches.map((c) => c.id) : [],
         cursorAt: p.cursor_at,
       };
     }),
+    ...productChanges.map((c) => ({
+      id: c.id,
+      type: "product-change",
+      createdAtMillis: BigInt(c.created_at.getTime()),
+      customerType: c.customer_type,
+      customerId: c.customer_id,
+      quantity: BigInt(c.to_quantity),
+      testMode: c.test_mode,
+      offerId: c.to_offer_id ?? "",
+      offerDisplayName: c.to_offer.displayName,
+      offerJson: JSON.stringify(offerToWire(c.to_offer)),
+      priceId: c.to_price_id ?? "",
+      changedPurchaseId: c.purchase_id,
+      previousQuantity: BigInt(c.from_quantity),
+      cursorAt: c.cursor_at,
+    })),
     ...refunds.map((r) => ({
       id: r.id,
       type: r.transaction_type,

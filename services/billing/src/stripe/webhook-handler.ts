@@ -2,7 +2,8 @@ import type Stripe from "stripe";
 import { withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { statusError } from "@vestibule/shared/errors";
 import { subscriptionUpdated } from "../events.ts";
-import { purchaseStore } from "../purchases/purchase-store.ts";
+import { changeProduct } from "../purchases/purchase-changes.ts";
+import { purchaseStore, type PurchaseRow } from "../purchases/purchase-store.ts";
 import { recordPurchase } from "../purchases/record-purchase.ts";
 import { recordRefundMadeInStripe } from "../purchases/refunds.ts";
 import type { BillingRuntime } from "../runtime.ts";
@@ -66,6 +67,7 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
         const existing = await purchaseStore.purchaseBySubscription(tx, sub.id, true);
         if (!existing) break;
         const ended = event.type === "customer.subscription.deleted" || sub.status === "canceled";
+        if (!ended) await recordUnrecordedSwitch(rt, tx, existing, sub);
         await purchaseStore.updateSubscription(tx, existing.id, {
           cancelAtPeriodEnd: sub.cancel_at_period_end,
           endedAt: ended ? (fromSeconds(sub.ended_at) ?? new Date()) : sub.cancel_at_period_end ? fromSeconds(sub.current_period_end) : null,
@@ -97,6 +99,31 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
         break;
     }
     return { handled: true, eventType: event.type };
+  });
+}
+
+/**
+ * A switch Stripe made that the purchase does not show (switchSubscription changed the Stripe subscription, then its
+ * own transaction failed to commit): the subscription's metadata names the product it was switched to, and the
+ * purchase follows it, with its product-change transaction. The caller holds the purchase's row lock, so a switch
+ * still committing is waited for and then found recorded.
+ */
+async function recordUnrecordedSwitch(rt: BillingRuntime, tx: PoolClient, existing: PurchaseRow, sub: Stripe.Subscription): Promise<void> {
+  const md = (sub.metadata ?? {}) as Partial<Record<"vestibule_product_id" | "vestibule_price_id", string>>;
+  const productId = md.vestibule_product_id;
+  if (!productId || productId === existing.offer_id || existing.status !== "active") return;
+  const offer = (await rt.config.get(existing.project_id)).offers.get(productId);
+  if (!offer) {
+    rt.ctx.log.warn({ project_id: existing.project_id, purchase_id: existing.id, product_id: productId }, "Stripe switched a subscription to a product the project no longer has; left as it was");
+    return;
+  }
+  const item = sub.items?.data?.[0];
+  await changeProduct(rt.ctx, tx, existing, {
+    offerId: productId,
+    offer,
+    priceId: md.vestibule_price_id ?? existing.price_id ?? "",
+    quantity: item?.quantity ?? existing.quantity,
+    currentPeriodEnd: fromSeconds(item?.current_period_end),
   });
 }
 

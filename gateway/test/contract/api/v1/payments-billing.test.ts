@@ -70,6 +70,17 @@ async function confirmCard(clientSecret: string, number = "4242424242424242"): P
   );
 }
 
+/** A user's subscription purchase and its one product change, in the current SDK's admin transactions. */
+async function switchHistory(userId: string): Promise<{ purchase: Record<string, any>; change: Record<string, any> }> {
+  const currentAdmin = headersFor(stack.demo, "admin", "x-hexclave-");
+  const list = (await api("GET", `/internal/payments/transactions?customer_id=${userId}`, currentAdmin)).json.transactions as Record<string, any>[];
+  const changes = (await api("GET", `/internal/payments/transactions?type=product-change&customer_id=${userId}`, currentAdmin)).json.transactions as Record<string, any>[];
+  expect(changes).toHaveLength(1);
+  const purchase = list.find((t) => t.type === "purchase" && t.entries[0].subscription_id);
+  expect(purchase).toBeDefined();
+  return { purchase: purchase!, change: changes[0]! };
+}
+
 /** A customer with a confirmed default card: answers the default payment method the gateway reported. */
 async function addDefaultCard(user: SignedUpUser, number = "4242424242424242"): Promise<Record<string, unknown>> {
   const si = await setupIntent("user", user.userId, user.headers);
@@ -322,6 +333,15 @@ describe("switchSubscription and invoices", () => {
     }
     // The old plan is gone: switching from it again is refused.
     expect((await switchTo(alice.userId, alice.headers, { from_product_id: "pro", to_product_id: "max" })).status).toBe(400);
+
+    // The current SDK's transactions: the purchase shows what was bought, and a product-change moved it to max.
+    const { purchase, change } = await switchHistory(alice.userId);
+    expect(purchase).toMatchObject({ type: "purchase", entries: [{ type: "product_grant", product_id: "pro", price_id: "monthly", subscription_id: subscriptionId }, { type: "money_transfer" }] });
+    expect(change.entries).toEqual([
+      { type: "product_revocation", adjusted_transaction_id: subscriptionId, adjusted_entry_index: 0, quantity: 1 },
+      expect.objectContaining({ type: "product_grant", product_id: "max", price_id: "yearly", quantity: 1, subscription_id: subscriptionId, customer_id: alice.userId }),
+    ]);
+    expect(purchase.adjusted_by).toEqual([{ transaction_id: change.id, entry_index: 0 }]);
   });
 
   it("pages through invoices with a cursor; a cursor of another customer or a bad one is a 400", async () => {
@@ -385,5 +405,30 @@ describe("payment method configs (admin)", () => {
     expectKnownError(await api("PATCH", "/internal/payments/method-configs", admin, { config_id: res.json.config_id, updates: { klarna: "maybe" } }), 400, "SCHEMA_ERROR");
     expectKnownError(await api("GET", "/internal/payments/method-configs", server), 401, "INSUFFICIENT_ACCESS_TYPE");
     expect(byId((await api("GET", "/internal/payments/method-configs", admin)).json).klarna).toMatchObject({ enabled: true });
+  });
+});
+
+// Last: it leaves a second Stripe subscription of "max", which the tests above find by that metadata.
+describe("a switch Stripe made that Vestibule did not record", () => {
+  it("the subscription's webhook moves the purchase to the product its metadata names, with a product-change", async () => {
+    const frank = await signUp(stack);
+    await addDefaultCard(frank);
+    expect((await switchTo(frank.userId, frank.headers, { from_product_id: "free", to_product_id: "pro" })).status).toBe(200);
+    const [customer] = (await platform.customers.search({ query: `metadata['vestibule_customer']:'user:${frank.userId}'` }, { stripeAccount: account })).data;
+    const [sub] = (await platform.subscriptions.list({ customer: customer!.id }, { stripeAccount: account })).data;
+    expect(sub!.metadata.vestibule_product_id).toBe("pro");
+    // As if switchSubscription's own transaction had failed after Stripe changed the subscription.
+    await platform.subscriptions.update(sub!.id, { metadata: { vestibule_product_id: "max", vestibule_price_id: "monthly" } }, { stripeAccount: account });
+    await stripe.webhooksIdle();
+    const products = await api("GET", `/payments/products/user/${frank.userId}`, frank.headers);
+    expect(products.json.items).toMatchObject([{ id: "max", type: "subscription" }]);
+    expect(await credits(frank.userId)).toBe(500);
+    const { purchase, change } = await switchHistory(frank.userId);
+    expect(purchase.entries[0]).toMatchObject({ product_id: "pro" });
+    expect(change.entries[1]).toMatchObject({ type: "product_grant", product_id: "max", price_id: "monthly" });
+    // Redelivered or repeated, the webhook changes nothing more.
+    await platform.subscriptions.update(sub!.id, { metadata: { vestibule_product_id: "max", vestibule_price_id: "monthly" } }, { stripeAccount: account });
+    await stripe.webhooksIdle();
+    expect((await switchHistory(frank.userId)).change.id).toBe(change.id);
   });
 });
