@@ -44,6 +44,22 @@ export function seedTransactionView(t: Transaction): Record<string, unknown> {
   };
 }
 
+/** The product_grant entry of a purchase or product change: its product, price and quantity, on `ref`. */
+function productGrantEntry(t: Transaction, ref: { subscription_id: string } | { one_time_purchase_id: string }): Record<string, unknown> {
+  return {
+    type: "product_grant",
+    adjusted_transaction_id: null,
+    adjusted_entry_index: null,
+    customer_type: t.customerType,
+    customer_id: t.customerId,
+    product_id: t.offerId || null,
+    product: parseJson(t.offerJson),
+    price_id: t.priceId || null,
+    quantity: Number(t.quantity),
+    ...ref,
+  };
+}
+
 /** A current-SDK admin transaction (entry-based shape, latest-sdk.md E) of a seed-era transaction row. */
 export function entryTransactionView(t: Transaction): Record<string, unknown> {
   const customer = { customer_type: t.customerType, customer_id: t.customerId };
@@ -64,19 +80,7 @@ export function entryTransactionView(t: Transaction): Record<string, unknown> {
   if (t.type === "product-change") return productChangeTransactionView(t);
   const price = parseJson(t.priceJson) as Record<string, unknown> | null;
   const charged = price ? Object.fromEntries(Object.entries(price).filter(([k]) => /^[A-Z]{3}$/.test(k))) : {};
-  const entries: Record<string, unknown>[] = [
-    {
-      type: "product_grant",
-      adjusted_transaction_id: null,
-      adjusted_entry_index: null,
-      ...customer,
-      product_id: t.offerId || null,
-      product: parseJson(t.offerJson),
-      price_id: t.priceId || null,
-      quantity: Number(t.quantity),
-      ...(t.type === "subscription" ? { subscription_id: t.id } : { one_time_purchase_id: t.id }),
-    },
-  ];
+  const entries: Record<string, unknown>[] = [productGrantEntry(t, t.type === "subscription" ? { subscription_id: t.id } : { one_time_purchase_id: t.id })];
   if (!t.testMode && Object.keys(charged).length > 0) {
     entries.push({ type: "money_transfer", adjusted_transaction_id: null, adjusted_entry_index: null, ...customer, charged_amount: charged, net_amount: charged });
   }
@@ -122,17 +126,7 @@ function productChangeTransactionView(t: Transaction): Record<string, unknown> {
   const at = Number(t.createdAtMillis);
   const entries = [
     { type: "product_revocation", adjusted_transaction_id: t.changedPurchaseId, adjusted_entry_index: 0, quantity: Number(t.previousQuantity) },
-    {
-      type: "product_grant",
-      adjusted_transaction_id: null,
-      adjusted_entry_index: null,
-      ...customer,
-      product_id: t.offerId || null,
-      product: parseJson(t.offerJson),
-      price_id: t.priceId || null,
-      quantity: Number(t.quantity),
-      subscription_id: t.changedPurchaseId,
-    },
+    productGrantEntry(t, { subscription_id: t.changedPurchaseId }),
   ];
   return { id: t.id, created_at_millis: at, effective_at_millis: at, type: "product-change", ...customer, entries, adjusted_by: [], test_mode: t.testMode };
 }

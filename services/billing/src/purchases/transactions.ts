@@ -21,6 +21,11 @@ function decodeCursor(cursor: string): { at: string; id: string } | undefined {
   return undefined;
 }
 
+/** The fields every transaction row starts with. */
+function head(id: string, type: string, at: Date, owner: { customer_type: string; customer_id: string }, cursorAt: string) {
+  return { id, type, createdAtMillis: BigInt(at.getTime()), customerType: owner.customer_type, customerId: owner.customer_id, cursorAt };
+}
+
 const encodeCursor = (t: { cursorAt: string; id?: string }) => Buffer.from(JSON.stringify({ at: t.cursorAt, id: t.id }), "utf8").toString("base64url");
 
 /**
@@ -52,17 +57,12 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
   ]);
   const all: TransactionInit[] = [
     ...changes.map((c) => ({
-      id: c.id,
-      type: "item_quantity_change",
-      createdAtMillis: BigInt(c.created_at.getTime()),
-      customerType: c.customer_type,
-      customerId: c.customer_id,
+      ...head(c.id, "item_quantity_change", c.created_at, c, c.cursor_at),
       quantity: BigInt(c.delta),
       testMode: false,
       itemId: c.item_id,
       description: c.description ?? "",
       expiresAtMillis: c.expires_at ? BigInt(c.expires_at.getTime()) : undefined,
-      cursorAt: c.cursor_at,
     })),
     ...purchases.map((p) => {
       // A switched subscription shows the product it was bought with (its first change's "from").
@@ -71,11 +71,7 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
       const bought = first ? { offerId: first.from_offer_id, offer: first.from_offer, priceId: first.from_price_id, quantity: first.from_quantity } : { offerId: p.offer_id, offer: p.offer, priceId: p.price_id, quantity: p.quantity };
       const price = bought.offer.prices.find((x) => x.id === bought.priceId);
       return {
-        id: p.id,
-        type: p.kind,
-        createdAtMillis: BigInt(p.created_at.getTime()),
-        customerType: p.customer_type,
-        customerId: p.customer_id,
+        ...head(p.id, p.kind, p.created_at, p, p.cursor_at),
         quantity: BigInt(bought.quantity),
         testMode: p.test_mode,
         offerId: bought.offerId ?? "",
@@ -86,15 +82,10 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
         priceId: bought.priceId ?? "",
         refundIds: refundIds.get(p.id) ?? [],
         productChangeIds: req.includeRefunds ? switches.map((c) => c.id) : [],
-        cursorAt: p.cursor_at,
       };
     }),
     ...productChanges.map((c) => ({
-      id: c.id,
-      type: "product-change",
-      createdAtMillis: BigInt(c.created_at.getTime()),
-      customerType: c.customer_type,
-      customerId: c.customer_id,
+      ...head(c.id, "product-change", c.created_at, c, c.cursor_at),
       quantity: BigInt(c.to_quantity),
       testMode: c.test_mode,
       offerId: c.to_offer_id ?? "",
@@ -103,21 +94,15 @@ export async function listTransactions(db: Queryable, req: ListTransactionsReque
       priceId: c.to_price_id ?? "",
       changedPurchaseId: c.purchase_id,
       previousQuantity: BigInt(c.from_quantity),
-      cursorAt: c.cursor_at,
     })),
     ...refunds.map((r) => ({
-      id: r.id,
-      type: r.transaction_type,
-      createdAtMillis: BigInt(r.created_at.getTime()),
-      customerType: r.customer_type,
-      customerId: r.customer_id,
+      ...head(r.id, r.transaction_type, r.created_at, r, r.cursor_at),
       quantity: BigInt(r.quantity),
       testMode: false,
       refundAmountUsd: formatUsd(Number(r.amount_usd_cents)),
       refundedPurchaseId: r.purchase_id,
       refundedPurchaseType: r.kind,
       refundEndAction: r.end_action ?? "",
-      cursorAt: r.cursor_at,
     })),
   ];
   all.sort((a, b) => (a.cursorAt === b.cursorAt ? (a.id! < b.id! ? 1 : -1) : a.cursorAt < b.cursorAt ? 1 : -1));
