@@ -49,13 +49,15 @@ describe("ApiKeyCheckCache", () => {
   it("does not pin an answer given right after an invalidation (a lagging replica's), but does after settling", async () => {
     // The first answer after the invalidation is stale (ok), the next one is the truth (revoked).
     const auth = fakeAuth([ok, ok, revoked]);
-    const cache = new ApiKeyCheckCache(auth.clients, 60_000, 5_000, 1000, 50);
+    // A settle window of 1 s (2 s in production): a loaded CI machine takes more than a few milliseconds between
+    // two checks, and the first two below must both fall inside the window.
+    const cache = new ApiKeyCheckCache(auth.clients, 60_000, 5_000, 1000, 1_000);
     await cache.check("p", "user", value);
     cache.invalidate(id);
     expect((await cache.check("p", "user", value)).id).toBe(id);
     await expect(cache.check("p", "user", value)).rejects.toMatchObject({ code: "API_KEY_REVOKED" });
     expect(auth.calls()).toBe(3);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 1_100));
     await expect(cache.check("p", "user", value)).rejects.toMatchObject({ code: "API_KEY_REVOKED" });
     await expect(cache.check("p", "user", value)).rejects.toMatchObject({ code: "API_KEY_REVOKED" });
     expect(auth.calls()).toBe(4);
