@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
+import { waitFor } from "@vestibule/shared/testing";
 import { closedPort, standardConfig, startTestSmtp } from "../../../../../services/email/test/smtp-fixtures.ts";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
 import { waitForMail } from "../../../teams-support.ts";
@@ -27,15 +28,8 @@ const TRANSACTIONAL = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef";
 
 const mailFor = (to: string, predicate?: (m: MailboxMessage) => boolean) => waitForMail(stack, to, predicate, 15_000);
 
-async function until<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() - started > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls until `fn` gives a value (e-mail delivery and configuration events get 15 s). */
+const until = <T>(fn: () => Promise<T | undefined>): Promise<T> => waitFor(fn, 15_000, 100);
 
 async function createUser(displayName = "Ada") {
   const email = newEmail("user");
