@@ -2,14 +2,17 @@
  * The static import graph of the repository's TypeScript (issue 22): every `import … from`, `export … from` and bare
  * `import "…"` of a .ts/.tsx file, resolved like the runtime does for relative paths and like npm workspaces do for
  * `@vestibule/<package>[/<subpath>]` (the package's `exports`, "source" condition first). Type-only imports count
- * too: a cycle of types still ties modules together for a reader and for a bundler's chunking. Dynamic `import()` does
- * not count (it is how a cycle is deliberately broken).
+ * too: a cycle of types still ties modules together for a reader and for a bundler's chunking, and so does a type
+ * query (`import("./x.ts").X` in a type), which names a module as surely as `import type` does. A dynamic `import()`
+ * that runs (`await import(…)`, `import(…).then(…)`) does not count (it is how a cycle is deliberately broken).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const SKIP = new Set(["node_modules", "dist", "gen", ".vestibule"]);
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm;
+/** `import("…").Name` not followed by a call: a type query (`import("…").then(…)` is a dynamic import that runs). */
+const TYPE_QUERY = /\bimport\(\s*["']([^"']+)["']\s*\)\s*\.\s*[A-Za-z_$][\w$]*(?![\w$]|\s*\()/g;
 
 /** Every .ts/.tsx file below `dir` (no node_modules, dist or generated code). */
 export function sourceFiles(dir: string): string[] {
@@ -23,9 +26,9 @@ export function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** The static import specifiers of one source text. */
+/** The static import specifiers of one source text (imports, re-exports, then type queries). */
 export function importSpecifiers(text: string): string[] {
-  return [...text.matchAll(STATIC_IMPORT)].map((m) => m[1]!);
+  return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(TYPE_QUERY)].map((m) => m[1]!);
 }
 
 type Exports = string | { source?: string; default?: string; import?: string } | Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * No import cycles in services/, gateway/ or sdk/ (issue 22): the static imports of every .ts/.tsx file, relative and
- * `@vestibule/*` workspace paths resolved, type-only imports included, form a graph without cycles. A failure names
- * each cycle file by file.
+ * `@vestibule/*` workspace paths resolved, type-only imports and type queries included, form a graph without cycles.
+ * A failure names each cycle file by file.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -36,7 +36,9 @@ describe("import graph", () => {
       'import "./side.ts";',
       "import {\n  a,\n  b,\n} from \"@vestibule/shared/db\";",
       'const lazy = await import("./lazy.ts");',
+      'void import("./later.ts").then((m) => m.run());',
+      'type Q = { readonly q: import("./query.ts").Query<string> };',
     ].join("\n");
-    expect(importSpecifiers(text)).toEqual(["./x.ts", "./y.ts", "./z.ts", "./t.ts", "./side.ts", "@vestibule/shared/db"]);
+    expect(importSpecifiers(text)).toEqual(["./x.ts", "./y.ts", "./z.ts", "./t.ts", "./side.ts", "@vestibule/shared/db", "./query.ts"]);
   });
 });

@@ -63,6 +63,8 @@ export class ApiKeyCheckCache {
       if (!p) {
         p = this.load(id, keyId, projectId, kind, value);
         this.loading.set(id, p);
+        // The load's error reaches every caller through `await p` below; this catch only keeps the clean-up
+        // chain from being reported as an unhandled rejection.
         p.finally(() => this.loading.delete(id)).catch(() => {});
       }
       outcome = await p;

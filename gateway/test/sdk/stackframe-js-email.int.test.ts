@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as latest from "@stackframe/js";
 import * as v2841 from "stackframe-js-2841";
-import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
-import { createServiceClient } from "@vestibule/shared/rpc";
+import type { MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { call, headersFor, startStack, type Stack } from "../support.ts";
+import { codeOf, waitForMail } from "../teams-support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -31,23 +31,9 @@ const email = () => `sdk-mail-${randomBytes(5).toString("hex")}@example.com`;
 /** The newest e-mail to `to` from the given system template that the test has not read yet. */
 const seen = new Set<string>();
 async function mail(to: string, template: string): Promise<MailboxMessage> {
-  const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  const started = Date.now();
-  for (;;) {
-    const m = (await mailbox.listMailboxMessages({ to })).messages.find((x) => x.template === template && !seen.has(x.id));
-    if (m) {
-      seen.add(m.id);
-      return m;
-    }
-    if (Date.now() - started > 15_000) throw new Error(`no ${template} e-mail to ${to}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function codeOf(m: MailboxMessage): string {
-  const match = /[?&]code=([0-9a-z]{45})/.exec(m.text);
-  if (!match) throw new Error(`no code in "${m.subject}"`);
-  return match[1]!;
+  const m = await waitForMail(stack, to, (x) => x.template === template && !seen.has(x.id), 15_000);
+  seen.add(m.id);
+  return m;
 }
 
 describe.each(sdks)("%s e-mail flows against Vestibule", (_name, sdk) => {

@@ -376,6 +376,11 @@ export class StackAdminApp extends StackServerApp {
   }
 }
 
+declare module "./types/admin.ts" {
+  /** An owned project's `app` is this class (types/admin.ts declares the interface without importing this module). */
+  interface OwnedProjectAdminApp extends StackAdminApp {}
+}
+
 /** @internal An owned project with its admin app acting as the owner (client-app.ts loads this with `import()`). */
 export function ownedProjectFrom({ json, session, options }: OwnedProjectSource): AdminOwnedProject {
   const app = new StackAdminApp({

@@ -4,7 +4,7 @@
  * @vestibule/react needs no Node built-ins (the frontends load them as Module Federation singletons).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +51,43 @@ describe("SDK packages", () => {
       fromDist: true,
     });
     expect(out.errors).toBeGreaterThan(100);
+  });
+
+  it("its declarations type-check in a consumer: an owned project's app is the admin app (issue 22)", () => {
+    // types/admin.d.ts names the admin app without importing admin-app.d.ts (which imports it): admin-app.d.ts fills
+    // the interface in by declaration merging. A consumer must see the whole admin app there, through the "types"
+    // export alone (no "source" condition), and a wrong use must still be an error.
+    const dir = mkdtempSync(join(root, "node_modules", ".consumer-"));
+    try {
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+      const compilerOptions = { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, lib: ["ES2023", "DOM"], types: [] };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+      writeFileSync(
+        join(dir, "consumer.ts"),
+        [
+          'import type { AdminOwnedProject, CurrentInternalUser, StackAdminApp } from "@vestibule/js";',
+          "export async function first(user: CurrentInternalUser): Promise<StackAdminApp | undefined> {",
+          "  const projects: AdminOwnedProject[] = await user.listOwnedProjects();",
+          "  await projects[0]?.app.listInternalApiKeys();",
+          "  return projects[0]?.app;",
+          "}",
+          "export const wrong = (p: AdminOwnedProject): number => p.app;",
+        ].join("\n"),
+      );
+      const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+      const run = () => execFileSync(process.execPath, [tsc, "-p", dir], { cwd: dir, encoding: "utf8", stdio: "pipe" });
+      const errors = (() => {
+        try {
+          run();
+          return "";
+        } catch (err) {
+          return String((err as { stdout?: string }).stdout);
+        }
+      })();
+      expect(errors.trim().split("\n")).toEqual([expect.stringMatching(/^consumer\.ts\(7,\d+\): error TS2322: .* is not assignable to type 'number'\.$/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("bundles for the browser without Node built-ins, with react as an external singleton", async () => {

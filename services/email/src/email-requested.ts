@@ -70,6 +70,6 @@ export async function startEventConsumers(rt: EmailRuntime): Promise<() => Promi
     throw err;
   }
   return async () => {
-    for (const sub of subs) await sub.stop().catch(() => {});
+    for (const sub of subs) await sub.stop().catch((err: unknown) => log.warn({ err: (err as Error).message }, "e-mail request consumers: one did not stop cleanly"));
   };
 }

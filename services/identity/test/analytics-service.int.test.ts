@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalyticsService } from "@vestibule/proto/analytics/v1/analytics_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { createPool, type Pool } from "@vestibule/shared/db";
-import { KnownError, StatusError, fromConnectError } from "@vestibule/shared/errors";
+import { KnownError, StatusError } from "@vestibule/shared/errors";
 import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, rpcError, type TestDatabase } from "@vestibule/shared/testing";
 import { identityService } from "../src/server.ts";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -61,20 +61,11 @@ function ingest(projectId: string, bodyBytes: number, session?: string) {
   });
 }
 
-async function failure(p: Promise<unknown>): Promise<KnownError | StatusError | undefined> {
-  try {
-    await p;
-  } catch (err) {
-    return fromConnectError(err);
-  }
-  throw new Error("expected a failure");
-}
-
 describe("quotas", () => {
   it("limits what one project stores per day across all its sessions", async () => {
     const p = randomUUID();
     expect((await ingest(p, 15_000)).inserted).toBe(1);
-    const refused = await failure(ingest(p, 6_000));
+    const refused = await rpcError(ingest(p, 6_000));
     expect(refused).toBeInstanceOf(StatusError);
     expect((refused as StatusError).httpStatus).toBe(429);
     expect((refused as StatusError).message).toMatch(/^Too many analytics events from this project today\./);
@@ -101,7 +92,7 @@ describe("quotas", () => {
       });
     const first = await replay(3_000);
     expect(first.deduped).toBe(false);
-    const refused = await failure(replay(3_000));
+    const refused = await rpcError(replay(3_000));
     expect((refused as StatusError).httpStatus).toBe(429);
     expect((refused as StatusError).message).toMatch(/^Too much session replay data from this session\./);
     const chunks = await pool.query(`SELECT count(*)::int AS n FROM analytics_replay_chunks WHERE session_replay_id = $1`, [first.sessionReplayId]);
@@ -145,7 +136,7 @@ describe("queries", () => {
       [p],
     );
     const params = JSON.stringify({ from_millis: Date.now() - 365 * 86_400_000 });
-    const slow = await failure(client.queryAnalytics({ projectId: p, branchId: "main", query: "active_users_per_day", paramsJson: params, timeoutMs: 1 }));
+    const slow = await rpcError(client.queryAnalytics({ projectId: p, branchId: "main", query: "active_users_per_day", paramsJson: params, timeoutMs: 1 }));
     expect(slow).toBeInstanceOf(KnownError);
     expect((slow as KnownError).code).toBe("ANALYTICS_QUERY_TIMEOUT");
     expect((slow as KnownError).details).toEqual({ timeout_ms: 1 });

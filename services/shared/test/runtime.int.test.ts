@@ -5,7 +5,7 @@ import { createPool, migrate, readMigrations, withTransaction, type Pool } from 
 import { consumeEvents, defineEvent, NatsBus, Outbox, PgBus, startOutboxRelay, type EventBus } from "../src/events/index.ts";
 import { createLogger } from "../src/log/index.ts";
 import { SecretBox } from "../src/secrets/index.ts";
-import { createTestDatabase, deleteNatsStreams, shouldRunNatsTests, TcpProxy, testNatsUrl, uniqueEventPrefix, type TestDatabase } from "../src/testing/index.ts";
+import { createTestDatabase, deleteNatsStreams, shouldRunNatsTests, TcpProxy, testNatsUrl, uniqueEventPrefix, waitFor, type TestDatabase } from "../src/testing/index.ts";
 import { join } from "node:path";
 
 const log = createLogger({ service: "test", level: "silent" });
@@ -27,23 +27,6 @@ async function servicePool(schema: string): Promise<Pool> {
     { version: "0001_create_effects", sql: "CREATE TABLE effects (event_id uuid NOT NULL, project_id text NOT NULL)" },
   ]);
   return pool;
-}
-
-function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try {
-        const v = await fn();
-        if (v !== undefined) return resolve(v);
-      } catch (err) {
-        return reject(err);
-      }
-      if (Date.now() - started > timeoutMs) return reject(new Error("timed out waiting"));
-      setTimeout(tick, 50);
-    };
-    void tick();
-  });
 }
 
 describe("migrations", () => {

@@ -3,6 +3,7 @@ import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { UserService } from "@vestibule/proto/identity/v1/user_service";
 import { ContactChannelService } from "@vestibule/proto/identity/v1/contact_channel_service";
 import type { User } from "@vestibule/proto/identity/v1/user";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { fromConnectError, isKnownError, knownError, type KnownErrorCode } from "@vestibule/shared/errors";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { peerUrl, type ServiceContext } from "@vestibule/shared/service";
@@ -44,5 +45,5 @@ export async function requireUser(identity: IdentityClients, projectId: string, 
 export async function verifiedEmailsOf(identity: IdentityClients, projectId: string, userId: string): Promise<Set<string>> {
   await requireUser(identity, projectId, userId);
   const { contactChannels } = await identity.contactChannels.listContactChannels({ projectId, userId });
-  return new Set(contactChannels.filter((c) => c.type === "email" && c.isVerified).map((c) => c.value.trim().toLowerCase()));
+  return new Set(contactChannels.filter((c) => c.type === "email" && c.isVerified).map((c) => normalizeEmail(c.value)));
 }

@@ -16,7 +16,7 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, deleteNatsStreams, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, deleteNatsStreams, extractCode, uniqueEventPrefix, waitForMail, type TestDatabase } from "@vestibule/shared/testing";
 import { teamsPermissionsService } from "../src/server.ts";
 
 export { failure, rpcError, waitFor } from "@vestibule/shared/testing";
@@ -130,9 +130,5 @@ export const client = (userId: string) => ({ accessType: AccessType.CLIENT, user
 export const server = { accessType: AccessType.SERVER, userId: "" };
 
 /** The code in an e-mail's link (`?code=<45>`). */
-export function codeFromMail(mail: MailboxMessage): string {
-  const m = /[?&]code=([0-9a-z]{45})/.exec(mail.text || mail.html);
-  if (!m) throw new Error(`no code in e-mail "${mail.subject}"`);
-  return m[1]!;
-}
+export const codeFromMail = (mail: MailboxMessage): string => extractCode(mail);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionScope } from "@vestibule/proto/teams_permissions/v1/permission";
 import { decodeEnvelope } from "@vestibule/shared/events";
-import { client, failure, server, startTeamsStack, waitFor, type TeamsStack } from "./support.ts";
+import { client, codeFromMail, failure, server, startTeamsStack, waitFor, type TeamsStack } from "./support.ts";
 
 let stack: TeamsStack;
 let projectId: string;
@@ -283,7 +283,7 @@ describe("invitations", () => {
     expect(sent.invitation).toMatchObject({ teamId, recipientEmail: to });
     const mail = await stack.waitForMail(to);
     expect(mail).toMatchObject({ subject: "You have been invited to join Invited Team", template: "team_invitation", status: "sent" });
-    const code = /[?&]code=([0-9a-z]{45})/.exec(mail.text)![1]!;
+    const code = codeFromMail(mail);
     expect(mail.text).toContain(`${callback}?code=${code}`);
     const { rows: stored } = await stack.teamsDb.query(`SELECT code_hash FROM team_invitations WHERE id = $1`, [sent.invitation!.id]);
     expect(stored[0].code_hash).not.toContain(code);
@@ -313,7 +313,7 @@ describe("invitations", () => {
     const invite = async (to: string) => {
       const { invitation } = await stack.invitations.createTeamInvitation({ projectId, caller: server, teamId, email: to, callbackUrl: callback });
       const mail = await stack.waitForMail(to);
-      return { id: invitation!.id, code: /[?&]code=([0-9a-z]{45})/.exec(mail.text)![1]! };
+      return { id: invitation!.id, code: codeFromMail(mail) };
     };
     const stamp = Date.now();
     const expired = await invite(`expired-${stamp}@example.com`);

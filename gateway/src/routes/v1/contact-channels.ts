@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { CallbackUrl, Email, Obj, OneOf, Optional, UserIdOrMe, Uuid } from "../../validation/index.ts";
 import { contactChannelView } from "../../views/user.ts";
@@ -162,7 +163,7 @@ export const sendLegacyVerificationRoute = defineRoute({
     if (!auth.user) throw knownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
     const user = auth.user.record;
     if (!user.primaryEmail) throw statusError(400, "User does not have a primary email");
-    if (user.primaryEmail !== body.email.trim().toLowerCase()) {
+    if (user.primaryEmail !== normalizeEmail(body.email)) {
       throw knownError("EMAIL_IS_NOT_PRIMARY_EMAIL", { email: body.email, primary_email: user.primaryEmail });
     }
     const { contactChannels } = await clients.contactChannels.listContactChannels({ projectId: auth.projectId, userId: user.id });

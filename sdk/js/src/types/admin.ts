@@ -135,10 +135,14 @@ export interface AnalyticsQueryResponse {
 }
 
 /**
- * A project the signed-in internal user manages, with an admin app that acts as that user (dashboard mode). Named by a
- * type query, not an import: the admin app's module imports this one.
+ * The admin app's class, as the type of an owned project's `app`. admin-app.ts declares it to extend StackAdminApp
+ * (declaration merging, `declare module "./types/admin.ts"`), so that this module names the admin app without
+ * importing it: the admin app's module imports this one, and an import back (even a type query) would be a cycle.
  */
-export type AdminOwnedProject = AdminProject & { readonly app: import("../admin-app.ts").StackAdminApp };
+export interface OwnedProjectAdminApp {}
+
+/** A project the signed-in internal user manages, with an admin app that acts as that user (dashboard mode). */
+export type AdminOwnedProject = AdminProject & { readonly app: OwnedProjectAdminApp };
 
 /** Filters of the audit log (GET /internal/audit-log; services/identity/src/audit/README.md). */
 export interface AuditLogFilter {

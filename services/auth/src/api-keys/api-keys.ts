@@ -68,6 +68,8 @@ export class ApiKeyCheckCache {
         return row;
       });
       this.loading.set(keyHash, p);
+      // The load's error reaches every caller through the promise returned below; this catch only keeps the clean-up
+      // chain from being reported as an unhandled rejection.
       p.finally(() => this.loading.delete(keyHash)).catch(() => {});
     }
     return p;

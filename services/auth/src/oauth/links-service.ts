@@ -4,6 +4,7 @@
  * mirrored into identity's copy for the user views.
  */
 import { knownError, statusError } from "@vestibule/shared/errors";
+import { normalizeEmail } from "@vestibule/shared/emails";
 import { isUuid, newId } from "@vestibule/shared/ids";
 import type { OAuthAccount } from "@vestibule/proto/auth/v1/oauth_service";
 import type { OAuthRuntime } from "./runtime.ts";
@@ -81,7 +82,7 @@ export function createLinkHandlers(o: OAuthRuntime) {
           providerConfigId: provider.configId,
           providerType: provider.type,
           providerAccountId: req.accountId,
-          email: req.email ? req.email.trim().toLowerCase() : null,
+          email: req.email ? normalizeEmail(req.email) : null,
           allowSignIn: req.allowSignIn,
           allowConnectedAccounts: req.allowConnectedAccounts,
           sharedKeys: provider.isShared,
@@ -112,7 +113,7 @@ export function createLinkHandlers(o: OAuthRuntime) {
         allowSignIn: req.allowSignIn ?? row.allow_sign_in,
         allowConnectedAccounts: req.allowConnectedAccounts ?? row.allow_connected_accounts,
         providerAccountId: req.accountId ?? row.provider_account_id,
-        email: req.clearEmail ? null : req.email !== undefined ? req.email.trim().toLowerCase() : row.email,
+        email: req.clearEmail ? null : req.email !== undefined ? normalizeEmail(req.email) : row.email,
       };
       if (next.allowSignIn && (!row.allow_sign_in || next.providerAccountId !== row.provider_account_id)) {
         await accounts.assertSignInFree(req.projectId, req.userId, row.provider_config_id, row.id);

@@ -2,6 +2,7 @@
  * One small profile mapper per provider type: what a provider says about its user (ID-token claims, userinfo or the
  * provider's own user API) → the account id, e-mail, whether the provider verified it, name and picture. Pure.
  */
+import { normalizeEmail } from "@vestibule/shared/emails";
 import type { ProviderType } from "./settings.ts";
 
 export interface ProviderProfile {
@@ -27,7 +28,7 @@ export interface ProfileSources {
 
 function profile(accountId: string | null, email: string | null, emailVerified: boolean, name: string | null, picture: string | null): ProviderProfile {
   if (!accountId) throw new Error("the provider did not identify the account");
-  return { accountId, email: email ? email.trim().toLowerCase() : null, emailVerified: email ? emailVerified : false, displayName: name, profileImageUrl: picture };
+  return { accountId, email: email ? normalizeEmail(email) : null, emailVerified: email ? emailVerified : false, displayName: name, profileImageUrl: picture };
 }
 
 /** Standard OpenID Connect claims (ID token merged with userinfo). */

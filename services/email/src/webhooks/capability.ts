@@ -17,7 +17,7 @@ export async function startWebhooks(rt: EmailRuntime): Promise<() => Promise<voi
   const wh = webhookRuntime(rt);
   const subs: Subscription[] = [];
   const stop = async () => {
-    for (const sub of subs) await sub.stop().catch(() => {});
+    for (const sub of subs) await sub.stop().catch((err: unknown) => log.warn({ err: (err as Error).message }, "webhooks: a consumer did not stop cleanly"));
     await wh.delivery?.stop();
   };
   try {

@@ -61,6 +61,8 @@ export class LoadingCache<V> {
       }),
     };
     this.loading.set(key, load);
+    // The load's error reaches every caller through the promise returned below; this catch only keeps the clean-up
+    // chain from being reported as an unhandled rejection.
     load.promise
       .finally(() => {
         if (this.loading.get(key) === load) this.loading.delete(key);

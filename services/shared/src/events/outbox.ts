@@ -138,7 +138,8 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
     if (stopped) return;
     try {
       const c = new pg.Client({ connectionString: opts.connectionString, application_name: `vestibule-${opts.schema}-relay` });
-      c.on("error", () => {});
+      // The connection failing ends it: the "end" handler listens again, and the relay polls meanwhile.
+      c.on("error", (err) => log.warn({ err: err.message, schema: opts.schema }, "outbox relay: the LISTEN connection failed; listening again"));
       c.on("notification", () => wake?.());
       c.on("end", () => {
         if (!stopped) setTimeout(() => void listen(), 1000);
@@ -146,7 +147,9 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
       await c.connect();
       await c.query(`LISTEN ${opts.channel}`);
       listener = c;
-    } catch {
+    } catch (err) {
+      // Every second while the database is down: debug only, the relay's publish loop warns about the outage.
+      log.debug({ err: (err as Error).message, schema: opts.schema }, "outbox relay: could not LISTEN; trying again in 1 s");
       if (!stopped) setTimeout(() => void listen(), 1000);
     }
   };

@@ -73,7 +73,8 @@ export class PgBus implements EventBus {
   private async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.connectionString, application_name: "vestibule-bus-listen" });
-    client.on("error", () => {});
+    // The connection failing ends it: the "end" handler below wakes the consumers and listens again.
+    client.on("error", (err) => this.log.warn({ err: err.message }, "embedded bus: the LISTEN connection failed; listening again"));
     client.on("end", () => {
       if (this.closed) return;
       // Connection lost: wake everyone (they poll anyway) and listen again.

@@ -123,7 +123,9 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
   server.on("session", (s) => {
     sessions.add(s);
     s.on("close", () => sessions.delete(s));
-    s.on("error", () => {});
+    // A peer that resets its connection fails only its own session (http2 closes it); without a listener the error
+    // would be thrown as an uncaught exception. Routine for clients that go away, so it is logged at debug.
+    s.on("error", (err) => opts.log.debug({ err: err.message }, "RPC client connection failed"));
   });
 
   return {

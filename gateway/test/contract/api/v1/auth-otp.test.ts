@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "otplib";
-import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
+import { codeOf, waitForMail } from "../../../teams-support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -18,16 +18,7 @@ const client = () => headersFor(stack.demo, "client");
 const callback = "http://localhost:3000/handler/magic-link-callback";
 const newEmail = () => `otp-${randomBytes(5).toString("hex")}@example.com`;
 
-async function otpMail(to: string) {
-  const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  const started = Date.now();
-  for (;;) {
-    const m = (await mailbox.listMailboxMessages({ to })).messages.find((x) => x.template === "magic_link");
-    if (m) return m;
-    if (Date.now() - started > 15_000) throw new Error(`no mail for ${to}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const otpMail = (to: string) => waitForMail(stack, to, (m) => m.template === "magic_link", 15_000);
 
 describe("magic link / OTP over REST", () => {
   it("send-sign-in-code → the e-mail's OTP + nonce signs up a new user; the link's code signs in again", async () => {
@@ -55,7 +46,7 @@ describe("magic link / OTP over REST", () => {
   it("a user with TOTP gets MULTI_FACTOR_AUTHENTICATION_REQUIRED from the magic link, then signs in with the TOTP", async () => {
     const email = newEmail();
     const first = await call(stack, "POST", "/api/v1/auth/otp/send-sign-in-code", { headers: client(), body: { email, callback_url: callback } });
-    const code = /[?&]code=([0-9a-z]{45})/.exec((await otpMail(email)).text)![1]!;
+    const code = codeOf(await otpMail(email));
     const up = await call(stack, "POST", "/api/v1/auth/otp/sign-in", { headers: client(), body: { code } });
     expect(first.status).toBe(200);
     const secret = randomBytes(20);
@@ -63,13 +54,7 @@ describe("magic link / OTP over REST", () => {
     expect((await call(stack, "PATCH", "/api/v1/users/me", { headers: me, body: { totp_secret_base64: secret.toString("base64") } })).json.requires_totp_mfa).toBe(true);
 
     await call(stack, "POST", "/api/v1/auth/otp/send-sign-in-code", { headers: client(), body: { email, callback_url: callback } });
-    const mails = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-    let second: string | undefined;
-    for (let i = 0; i < 150 && !second; i++) {
-      const m = (await mails.listMailboxMessages({ to: email })).messages.find((x) => x.template === "magic_link" && !x.text.includes(code));
-      second = m ? /[?&]code=([0-9a-z]{45})/.exec(m.text)![1] : undefined;
-      if (!second) await new Promise((r) => setTimeout(r, 100));
-    }
+    const second = codeOf(await waitForMail(stack, email, (m) => m.template === "magic_link" && !m.text.includes(code), 15_000));
     const mfa = await call(stack, "POST", "/api/v1/auth/otp/sign-in", { headers: client(), body: { code: second } });
     expectKnownError(mfa, 400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED");
     const into = Date.now() % 30_000;

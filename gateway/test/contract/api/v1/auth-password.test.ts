@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
+import { codeOf, waitForMail } from "../../../teams-support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -21,24 +22,8 @@ async function signUp(email = newEmail(), password = "a good password") {
   return { res, email, password };
 }
 
-/** The newest message for `to` in the dev mailbox (the e-mail service's record), waiting for it to arrive. */
-async function mailFor(to: string, subject: RegExp) {
-  const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  const started = Date.now();
-  for (;;) {
-    const { messages } = await mailbox.listMailboxMessages({ to });
-    const m = messages.find((x) => subject.test(x.subject));
-    if (m) return m;
-    if (Date.now() - started > 10_000) throw new Error(`no mail for ${to} matching ${subject}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function codeFrom(text: string): string {
-  const m = /[?&]code=([0-9a-z]{45})/.exec(text);
-  if (!m) throw new Error(`no code in ${text.slice(0, 200)}`);
-  return m[1]!;
-}
+/** The newest message for `to` in the dev mailbox whose subject matches, waiting for its delivery. */
+const mailFor = (to: string, subject: RegExp) => waitForMail(stack, to, (m) => subject.test(m.subject));
 
 describe("password sign-up and sign-in over REST", () => {
   it("answers many concurrent sign-ins, right and wrong, each with its own contract answer (batched to auth)", async () => {
@@ -70,7 +55,7 @@ describe("password sign-up and sign-in over REST", () => {
     expect(res.json.refresh_token).toMatch(/^[0-9a-z]{45}$/);
     const mail = await mailFor(email, /^Verify your email at /);
     expect(mail.text + mail.html).toContain(callback);
-    const code = codeFrom(mail.text || mail.html);
+    const code = codeOf(mail);
     const check = await call(stack, "POST", "/api/v1/contact-channels/verify/check-code", { headers: client(), body: { code } });
     expect(check.json).toEqual({ is_code_valid: true });
     expect((await call(stack, "POST", "/api/v1/contact-channels/verify", { headers: client(), body: { code } })).json).toEqual({ success: true });
@@ -122,7 +107,7 @@ describe("password sign-up and sign-in over REST", () => {
     const { res, email } = await signUp();
     const sent = await call(stack, "POST", "/api/v1/auth/password/send-reset-code", { headers: client(), body: { email, callback_url: "http://localhost:3000/handler/password-reset" } });
     expect(sent.json).toEqual({ success: "maybe, only if user with e-mail exists" });
-    const code = codeFrom((await mailFor(email, /reset/i)).text);
+    const code = codeOf(await mailFor(email, /reset/i));
     expect((await call(stack, "POST", "/api/v1/auth/password/reset", { headers: client(), body: { code, password: "brand new password" } })).json).toEqual({ success: true });
     // The old refresh token no longer works.
     const refresh = await call(stack, "POST", "/api/v1/auth/sessions/current/refresh", { headers: { ...client(), "x-stack-refresh-token": res.json.refresh_token } });

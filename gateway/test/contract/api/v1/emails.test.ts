@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MailboxService, type MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
+import type { MailboxMessage } from "@vestibule/proto/email/v1/mailbox_service";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { createServiceClient } from "@vestibule/shared/rpc";
+import { waitFor } from "@vestibule/shared/testing";
 import { closedPort, standardConfig, startTestSmtp } from "../../../../../services/email/test/smtp-fixtures.ts";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
+import { waitForMail } from "../../../teams-support.ts";
 
 let stack: Stack;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
@@ -24,27 +26,10 @@ const newEmail = (p = "em") => `${p}-${randomBytes(5).toString("hex")}@example.c
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 const TRANSACTIONAL = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef";
 
-async function mailFor(to: string, predicate: (m: MailboxMessage) => boolean = () => true): Promise<MailboxMessage> {
-  const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  const started = Date.now();
-  for (;;) {
-    const { messages } = await mailbox.listMailboxMessages({ to });
-    const m = messages.find(predicate);
-    if (m) return m;
-    if (Date.now() - started > 15_000) throw new Error(`no mail for ${to}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const mailFor = (to: string, predicate?: (m: MailboxMessage) => boolean) => waitForMail(stack, to, predicate, 15_000);
 
-async function until<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() - started > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls until `fn` gives a value (e-mail delivery and configuration events get 15 s). */
+const until = <T>(fn: () => Promise<T | undefined>): Promise<T> => waitFor(fn, 15_000, 100);
 
 async function createUser(displayName = "Ada") {
   const email = newEmail("user");

@@ -6,9 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceClient } from "@vestibule/shared/rpc";
-import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
 import { call, headersFor, startStack, type Stack } from "../../../support.ts";
+import { codeOf, waitForMail } from "../../../teams-support.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -22,16 +21,7 @@ const client = () => headersFor(stack.demo, "client");
 const withToken = (accessToken: string) => ({ ...client(), "x-stack-access-token": accessToken });
 const callback = "http://localhost:3000/handler/email-verification";
 
-async function verificationCode(to: string): Promise<string> {
-  const mailbox = createServiceClient(MailboxService, { baseUrl: `http://127.0.0.1:${stack.email!.port}`, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
-  for (let i = 0; i < 200; i++) {
-    const { messages } = await mailbox.listMailboxMessages({ to });
-    const m = /[?&]code=([0-9a-z]{45})/.exec(messages[0]?.text ?? "");
-    if (m) return m[1]!;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no verification mail for ${to}`);
-}
+const verificationCode = async (to: string): Promise<string> => codeOf(await waitForMail(stack, to));
 
 describe("read-your-writes on one gateway", () => {
   it("shows an anonymous user upgraded by sign-up, and its e-mail verified through a link opened signed out", async () => {
