@@ -31,6 +31,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Each test initialises (initdb) and starts real clusters, one in a tsx child process: slow on a loaded CI machine. */
+const CLUSTER_TEST_MS = 120_000;
+
 describe("embedded Postgres", () => {
   it("initialises a cluster on first start, creates the database, and starts again from the same folder", async () => {
     const dataDir = join(base, "first");
@@ -47,7 +50,7 @@ describe("embedded Postgres", () => {
     } finally {
       await again.stop();
     }
-  });
+  }, CLUSTER_TEST_MS);
 
   it("stops the postmaster left by a SIGKILLed run and starts again", async () => {
     const dataDir = join(base, "killed");
@@ -74,7 +77,7 @@ describe("embedded Postgres", () => {
     } finally {
       await restarted.stop();
     }
-  });
+  }, CLUSTER_TEST_MS);
 
   it("refuses a cluster that another live process is using, or moves to the next folder when asked", async () => {
     const dataDir = join(base, "busy");
@@ -98,5 +101,5 @@ describe("embedded Postgres", () => {
       holder.kill("SIGTERM"); // the fixture stops its postmaster, then exits
       await new Promise((resolve) => holder.once("exit", resolve));
     }
-  });
+  }, CLUSTER_TEST_MS);
 });

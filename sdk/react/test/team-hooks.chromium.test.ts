@@ -74,23 +74,23 @@ describe("team and permission hooks in Chromium", () => {
 
     await page.getByRole("button", { name: "Create team" }).click();
     await expect.poll(() => text(page, "teams"), { timeout: 10_000 }).toBe("teams: Team 1");
-    await expect.poll(() => text(page, "selected")).toBe("selected: Team 1");
+    await expect.poll(() => text(page, "selected"), { timeout: 10_000 }).toBe("selected: Team 1");
     // The creator's default permissions (team_admin and what it contains), recursively.
-    await expect.poll(() => text(page, "permissions")).toMatch(/^permissions: .*\$update_team.*team_admin/);
+    await expect.poll(() => text(page, "permissions"), { timeout: 10_000 }).toMatch(/^permissions: .*\$update_team.*team_admin/);
     expect(await text(page, "can-update")).toBe("can update: yes");
     await page.screenshot({ path: join(ARTIFACTS, "hooks-teams-created.png") });
 
     await page.getByRole("button", { name: "Create team" }).click();
     await expect.poll(() => text(page, "teams"), { timeout: 10_000 }).toBe("teams: Team 1, Team 2");
-    await expect.poll(() => text(page, "selected")).toBe("selected: Team 2");
+    await expect.poll(() => text(page, "selected"), { timeout: 10_000 }).toBe("selected: Team 2");
 
     await page.getByRole("button", { name: "Rename selected" }).click();
     await expect.poll(() => text(page, "teams"), { timeout: 10_000 }).toBe("teams: Team 1, Team 2 renamed");
-    await expect.poll(() => text(page, "selected")).toBe("selected: Team 2 renamed");
+    await expect.poll(() => text(page, "selected"), { timeout: 10_000 }).toBe("selected: Team 2 renamed");
 
     await page.getByRole("button", { name: "Leave selected" }).click();
     await expect.poll(() => text(page, "teams"), { timeout: 10_000 }).toBe("teams: Team 1");
-    await expect.poll(() => text(page, "selected")).toBe("selected: none");
+    await expect.poll(() => text(page, "selected"), { timeout: 10_000 }).toBe("selected: none");
     expect(await text(page, "permissions")).toBe("permissions: none");
     await page.screenshot({ path: join(ARTIFACTS, "hooks-teams-after-leave.png") });
 
