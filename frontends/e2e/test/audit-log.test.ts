@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { launchBrowser, type Browser } from "../src/browser.ts";
+import { shot } from "../src/screenshots.ts";
 import { ownerWithProject } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -19,13 +19,6 @@ const PASSWORD = "correct-horse-battery-7";
 let tp: TestPlatform;
 let browser: Browser;
 let url: string;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
-  expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
-  const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
-  expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
-}
 
 beforeAll(async () => {
   tp = await startTestPlatform({ platform: { frontends: true } });

@@ -13,7 +13,8 @@ import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-p
 import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
 import { FRONTEND_APPS, defaultManifest, type RuntimeConfig } from "@vestibule/build-config/apps";
 import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
-import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { launchBrowser, type Browser } from "../src/browser.ts";
+import { shot } from "../src/screenshots.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
 import { measure } from "../src/measure-size.ts";
 import { devPagePath, startDev } from "@vestibule/build-config/dev";
@@ -67,19 +68,6 @@ async function userByEmail(email: string): Promise<Record<string, any>> {
   const u = r.items.find((x) => x.primary_email === email);
   if (!u) throw new Error(`no user ${email}`);
   return u;
-}
-
-/**
- * Screenshots in both themes at desktop and phone width; nothing may scroll sideways on a phone, and every control
- * must have a name a screen reader can read.
- */
-async function shot(page: Page, name: string): Promise<void> {
-  // Settle (data requests done) before the pictures; bounded, as a page with a srcdoc iframe (e-mail previews) may
-  // never report network idle to Playwright although nothing is loading.
-  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
-  expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
-  const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
-  expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
 }
 
 beforeAll(async () => {

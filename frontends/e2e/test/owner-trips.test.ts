@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { launchBrowser, type Browser } from "../src/browser.ts";
+import { shot, shotDialog } from "../src/screenshots.ts";
 import { ownerWithProject } from "../src/accounts.ts";
 import { PENDING_REASON, backendAvailable } from "../src/pending-backends.ts";
 
@@ -48,19 +49,6 @@ async function newPage(): Promise<Page> {
     if (r.status() === 404) notFound.push(r.url());
   });
   return page;
-}
-
-/** Screenshots in both themes at desktop and phone width; nothing scrolls sideways and every control has a name. */
-async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
-  expect(await unnamedControls(page), `controls without an accessible name on ${name}`).toEqual([]);
-  const { phoneOverflow } = await screenshotBothThemes(page, name, { phone: true });
-  expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
-}
-
-/** Screenshots of an open dialog (a modal: the page behind it is inert, so no control check). */
-async function shotDialog(page: Page, name: string): Promise<void> {
-  await screenshotBothThemes(page, name, { phone: true });
 }
 
 beforeAll(async () => {

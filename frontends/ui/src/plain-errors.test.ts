@@ -50,3 +50,19 @@ describe("plain sentences for API errors", () => {
     expect(statusSentence(400, "Invalid config: x", undefined)).toBe("Invalid config: x");
   });
 });
+
+describe("plain sentences for the teams area", () => {
+  it("names no ids when a member or a permission is gone, for an admin", () => {
+    const t = "0b6c2a4e-53a4-4f5e-9b1f-3b1a7f0c9d11";
+    const u = "7d3e1f2a-1c2b-4d5e-8f9a-0b1c2d3e4f50";
+    const membership = knownErrorSentence("TEAM_MEMBERSHIP_NOT_FOUND", `User ${u} is not found in team ${t}.`, { team_id: t, user_id: u }, "admin");
+    expect(membership).toBe("This user is not a member of this team (any more).");
+    const grant = knownErrorSentence("TEAM_PERMISSION_NOT_FOUND", `User ${u} does not have permission read in team ${t}.`, { team_id: t, user_id: u, permission_id: "read" }, "admin");
+    expect(grant).toBe("This member does not hold that permission directly in this team (it may have been revoked already).");
+    expect(knownErrorSentence("PERMISSION_NOT_FOUND", 'Permission "read" not found. Make sure you created it on the dashboard.', { permission_id: "read" }, "admin")).toBe(
+      "The permission read does not exist (it may have been deleted). Reload the page to see the current permissions.",
+    );
+    expect(knownErrorSentence("PERMISSION_NOT_FOUND", "Permission not found.", undefined, "admin")).toMatch(/^This permission does not exist/);
+    for (const sentence of [membership, grant]) expect(sentence).not.toMatch(/[0-9a-f]{8}-/);
+  });
+});

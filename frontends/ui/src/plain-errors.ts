@@ -101,6 +101,12 @@ const ADMIN_WORDING: Readonly<Record<string, (details: Record<string, unknown>) 
   USER_EMAIL_ALREADY_EXISTS: (d) => `A user with the e-mail address ${typeof d.email === "string" ? d.email : "you entered"} already exists in this project.`,
   USER_NOT_FOUND: () => "This user does not exist (it may have been deleted).",
   TEAM_NOT_FOUND: () => "This team does not exist (it may have been deleted).",
+  // The published texts name both ids ("User <uuid> is not found in team <uuid>."); the owner sees the team already.
+  TEAM_MEMBERSHIP_NOT_FOUND: () => "This user is not a member of this team (any more).",
+  TEAM_PERMISSION_NOT_FOUND: () => "This member does not hold that permission directly in this team (it may have been revoked already).",
+  // "Make sure you created it on the dashboard" tells the owner to do what they are doing.
+  PERMISSION_NOT_FOUND: (d) =>
+    `${typeof d.permission_id === "string" ? `The permission ${d.permission_id}` : "This permission"} does not exist (it may have been deleted). Reload the page to see the current permissions.`,
   CANNOT_GET_OWN_USER_WITHOUT_USER: () => "Your dashboard session has ended. Sign in again.",
   INVALID_ADMIN_ACCESS_TOKEN: () => "Your dashboard session has ended. Sign in again.",
   ADMIN_ACCESS_TOKEN_EXPIRED: () => "Your dashboard session has ended. Sign in again.",
