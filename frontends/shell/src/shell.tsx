@@ -29,6 +29,7 @@ import {
   type RuntimeConfig,
   type RuntimeManifest,
 } from "@vestibule/ui";
+import { ADMIN_AUDIENCE } from "@vestibule/ui/admin-audience";
 import { AreaPlaceholder, Boundary, RemoteModule } from "./remote-boundary.tsx";
 import { ProjectsPage } from "./projects.tsx";
 import { OverviewPage } from "./overview.tsx";
@@ -225,7 +226,7 @@ function Frame(props: ShellProps) {
           <RemoteModule id={`${manifest.handler.name}/HandlerPages`} title="Sign-in pages" props={{ app, fullPage: false }} />
         ) : (
           // Below the sign-in pages the reader is a project owner: errors read as an admin needs them.
-          <ErrorAudienceProvider audience="admin">
+          <ErrorAudienceProvider audience={ADMIN_AUDIENCE}>
             <Boundary title="Your account" onRetry={() => location.reload()}>
               <Suspense fallback={<AreaPlaceholder />}>
                 <SignedIn config={props.config} manifest={manifest} pathname={pathname} onProjectName={setProjectName} />

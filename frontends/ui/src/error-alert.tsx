@@ -1,7 +1,7 @@
 /**
  * The one way pages show a failure: `<ErrorAlert error={…} />` renders the plain sentence for whoever reads it (the
- * dashboard shell wraps everything in `<ErrorAudienceProvider audience="admin">`; hosted pages use the end-user
- * default) and, for a rate limit, counts the seconds down until trying again makes sense.
+ * dashboard shell wraps everything in `<ErrorAudienceProvider audience={ADMIN_AUDIENCE}>`; hosted pages use the
+ * end-user default) and, for a rate limit, counts the seconds down until trying again makes sense.
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { Alert } from "./components.tsx";
@@ -14,7 +14,7 @@ export function ErrorAudienceProvider({ audience, children }: { audience: ErrorA
   return <AudienceContext.Provider value={audience}>{children}</AudienceContext.Provider>;
 }
 
-/** The reader of error sentences here ("admin" inside the dashboard). */
+/** The reader of error sentences here (ADMIN_AUDIENCE inside the dashboard). */
 export function useErrorAudience(): ErrorAudience {
   return useContext(AudienceContext);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { knownErrorSentence, schemaErrorSentence, schemaProblems, statusSentence } from "./plain-errors.ts";
+import { ADMIN_AUDIENCE } from "./admin-audience.ts";
 
 // The raw texts below are what the gateway really answers (issue 21 item 5 quotes them).
 const BAD_EMAIL =
@@ -34,7 +35,7 @@ describe("plain sentences for API errors", () => {
     const published =
       'A user with email "a@example.com" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.';
     const details = { email: "a@example.com", would_work_if_email_was_verified: true };
-    expect(knownErrorSentence("USER_EMAIL_ALREADY_EXISTS", published, details, "admin")).toBe(
+    expect(knownErrorSentence("USER_EMAIL_ALREADY_EXISTS", published, details, ADMIN_AUDIENCE)).toBe(
       "A user with the e-mail address a@example.com already exists in this project.",
     );
     expect(knownErrorSentence("USER_EMAIL_ALREADY_EXISTS", published, details, "end-user")).toBeUndefined();
@@ -55,14 +56,14 @@ describe("plain sentences for the teams area", () => {
   it("names no ids when a member or a permission is gone, for an admin", () => {
     const t = "0b6c2a4e-53a4-4f5e-9b1f-3b1a7f0c9d11";
     const u = "7d3e1f2a-1c2b-4d5e-8f9a-0b1c2d3e4f50";
-    const membership = knownErrorSentence("TEAM_MEMBERSHIP_NOT_FOUND", `User ${u} is not found in team ${t}.`, { team_id: t, user_id: u }, "admin");
+    const membership = knownErrorSentence("TEAM_MEMBERSHIP_NOT_FOUND", `User ${u} is not found in team ${t}.`, { team_id: t, user_id: u }, ADMIN_AUDIENCE);
     expect(membership).toBe("This user is not a member of this team (any more).");
-    const grant = knownErrorSentence("TEAM_PERMISSION_NOT_FOUND", `User ${u} does not have permission read in team ${t}.`, { team_id: t, user_id: u, permission_id: "read" }, "admin");
+    const grant = knownErrorSentence("TEAM_PERMISSION_NOT_FOUND", `User ${u} does not have permission read in team ${t}.`, { team_id: t, user_id: u, permission_id: "read" }, ADMIN_AUDIENCE);
     expect(grant).toBe("This member does not hold that permission directly in this team (it may have been revoked already).");
-    expect(knownErrorSentence("PERMISSION_NOT_FOUND", 'Permission "read" not found. Make sure you created it on the dashboard.', { permission_id: "read" }, "admin")).toBe(
+    expect(knownErrorSentence("PERMISSION_NOT_FOUND", 'Permission "read" not found. Make sure you created it on the dashboard.', { permission_id: "read" }, ADMIN_AUDIENCE)).toBe(
       "The permission read does not exist (it may have been deleted). Reload the page to see the current permissions.",
     );
-    expect(knownErrorSentence("PERMISSION_NOT_FOUND", "Permission not found.", undefined, "admin")).toMatch(/^This permission does not exist/);
+    expect(knownErrorSentence("PERMISSION_NOT_FOUND", "Permission not found.", undefined, ADMIN_AUDIENCE)).toMatch(/^This permission does not exist/);
     for (const sentence of [membership, grant]) expect(sentence).not.toMatch(/[0-9a-f]{8}-/);
   });
 });

@@ -7,8 +7,14 @@
  * Pure functions of (error code, message, details, audience), so the table is unit-tested without a browser.
  */
 
-/** Who reads the message: an end user on a hosted page, or a project owner in the dashboard. */
-export type ErrorAudience = "end-user" | "admin";
+/** Sentences for known errors, by code, built from the error's details. */
+export type Wording = Readonly<Record<string, (details: Record<string, unknown>) => string>>;
+
+/**
+ * Who reads the message: an end user on a hosted page, or a project owner in the dashboard, with the admin wording
+ * (admin-audience.ts: only the dashboard shell imports it, so hosted pages do not download the admin's sentences).
+ */
+export type ErrorAudience = "end-user" | { readonly reader: "admin"; readonly wording: Wording };
 
 export interface SchemaProblem {
   /** `body`, `query`, `params`, `headers`, `auth`, ... */
@@ -96,24 +102,8 @@ export function schemaErrorSentence(message: string): string {
   return sentences.length > 0 ? sentences.join(" ") : "Some of what you entered is not valid. Check the fields and try again.";
 }
 
-/** Known errors whose published text speaks to the person signing in; an admin reading it needs other words. */
-const ADMIN_WORDING: Readonly<Record<string, (details: Record<string, unknown>) => string>> = {
-  USER_EMAIL_ALREADY_EXISTS: (d) => `A user with the e-mail address ${typeof d.email === "string" ? d.email : "you entered"} already exists in this project.`,
-  USER_NOT_FOUND: () => "This user does not exist (it may have been deleted).",
-  TEAM_NOT_FOUND: () => "This team does not exist (it may have been deleted).",
-  // The published texts name both ids ("User <uuid> is not found in team <uuid>."); the owner sees the team already.
-  TEAM_MEMBERSHIP_NOT_FOUND: () => "This user is not a member of this team (any more).",
-  TEAM_PERMISSION_NOT_FOUND: () => "This member does not hold that permission directly in this team (it may have been revoked already).",
-  // "Make sure you created it on the dashboard" tells the owner to do what they are doing.
-  PERMISSION_NOT_FOUND: (d) =>
-    `${typeof d.permission_id === "string" ? `The permission ${d.permission_id}` : "This permission"} does not exist (it may have been deleted). Reload the page to see the current permissions.`,
-  CANNOT_GET_OWN_USER_WITHOUT_USER: () => "Your dashboard session has ended. Sign in again.",
-  INVALID_ADMIN_ACCESS_TOKEN: () => "Your dashboard session has ended. Sign in again.",
-  ADMIN_ACCESS_TOKEN_EXPIRED: () => "Your dashboard session has ended. Sign in again.",
-};
-
 /** Codes whose plain sentence is the same for everybody. */
-const EVERYONE_WORDING: Readonly<Record<string, (details: Record<string, unknown>) => string>> = {
+const EVERYONE_WORDING: Wording = {
   // One text for e-mailed links and typed codes: the same error answers both.
   VERIFICATION_CODE_NOT_FOUND: () => "This code or link is not valid. It may have been mistyped or replaced by a newer one.",
   VERIFICATION_CODE_EXPIRED: () => "This code or link has expired. Request a new one.",
@@ -125,7 +115,7 @@ const EVERYONE_WORDING: Readonly<Record<string, (details: Record<string, unknown
 export function knownErrorSentence(code: string, message: string, details: unknown, audience: ErrorAudience): string | undefined {
   const d = typeof details === "object" && details !== null ? (details as Record<string, unknown>) : {};
   if (code === "SCHEMA_ERROR") return schemaErrorSentence(message);
-  if (audience === "admin" && ADMIN_WORDING[code]) return ADMIN_WORDING[code]!(d);
+  if (audience !== "end-user" && audience.wording[code]) return audience.wording[code]!(d);
   return EVERYONE_WORDING[code]?.(d);
 }
 
