@@ -11,6 +11,7 @@ import { CliLoginService } from "@vestibule/proto/auth/v1/cli_login_service";
 import { MfaService } from "@vestibule/proto/auth/v1/mfa_service";
 import { PasskeyService } from "@vestibule/proto/auth/v1/passkey_service";
 import { preloadGeoIp } from "@vestibule/shared/geoip";
+import { lazyService } from "@vestibule/shared/rpc";
 import type { ServiceDefinition } from "@vestibule/shared/service";
 import { createAccountService } from "./users/account-service.ts";
 import { startJanitor } from "./janitor.ts";
@@ -26,7 +27,6 @@ import { createVerificationService } from "./codes/verification-service.ts";
 import { createApiKeyService } from "./api-keys/api-key-service.ts";
 import { createCliLoginService } from "./cli/cli-login-service.ts";
 import { createMfaService } from "./mfa/mfa-service.ts";
-import { createPasskeyService } from "./passkeys/passkey-service.ts";
 import { securityRuntime, startSecurity } from "./security-runtime.ts";
 
 /**
@@ -65,7 +65,8 @@ export const authService: ServiceDefinition = {
     router.service(CliLoginService, createCliLoginService(rt));
     router.service(OtpService, createOtpService(rt));
     router.service(AccountService, createAccountService(rt));
-    router.service(PasskeyService, createPasskeyService(rt));
+    // Loaded at the first passkey call: WebAuthn's libraries cost ~22 MB and ~0.4 s at every start (issue 20).
+    router.service(PasskeyService, lazyService(PasskeyService, async () => (await import("./passkeys/passkey-service.ts")).createPasskeyService(rt)));
     router.service(OAuthService, createOAuthService(rt));
   },
   async start(ctx) {

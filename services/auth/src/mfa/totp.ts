@@ -1,4 +1,3 @@
-import { verify } from "otplib";
 import type { Pool, Queryable } from "@vestibule/shared/db";
 import type { SecretBox } from "@vestibule/shared/secrets";
 import { isTotpToken, TOTP_STEP_SECONDS } from "./domain/totp.ts";
@@ -35,6 +34,8 @@ export class TotpSecrets {
     if (!isTotpToken(token)) return undefined;
     const row = await totpStore.get(this.deps.pool, projectId, userId);
     if (!row) return undefined;
+    // Loaded at the first code checked, not at every start (~8 MB; most projects never use TOTP).
+    const { verify } = await import("otplib");
     const secret = await this.deps.secrets.decryptToBuffer(row.secret_ciphertext, context(projectId, userId));
     const epoch = Math.floor(nowMillis / 1000);
     this.verifications++;

@@ -3,3 +3,4 @@ export type { ServiceClientOptions } from "./client.ts";
 export { createServiceClient, createHealthClient, serviceTransport } from "./client.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";
 export { createRpcServer, HealthState, ServingStatus } from "./server.ts";
+export { lazyService } from "./lazy-service.ts";
