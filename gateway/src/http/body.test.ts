@@ -45,3 +45,14 @@ describe("JSON body shape limits", () => {
     }
   });
 });
+
+describe("well-formed Unicode", () => {
+  it("turns unpaired surrogates in values and keys into U+FFFD, keeps pairs, and leaves other bodies as parsed", async () => {
+    const text = '{"message":"\\udfff\\ud800","pair":"\\ud83d\\ude00","\\ud800key":["a\\udc00b"],"plain":"x"}';
+    const expected = { message: "\uFFFD\uFFFD", pair: "😀", "\uFFFDkey": ["a\uFFFDb"], plain: "x" };
+    expect(parseBody("application/json", Buffer.from(text))).toEqual(expected);
+    // The gzip / octet-stream JSON bodies (the current SDK's analytics batches) are read the same way.
+    expect(await jsonOrGzipBody(10_000_000)(gzipSync(Buffer.from(text)))).toEqual(expected);
+    expect(parseBody("application/json", Buffer.from('{"a":"\\\\udfff","b":[1,{"c":null}]}'))).toEqual({ a: "\\udfff", b: [1, { c: null }] });
+  });
+});

@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import { gunzip as gunzipCb } from "node:zlib";
 import { knownError, statusError } from "@vestibule/shared/errors";
-import { checkJsonShape } from "./body.ts";
+import { parseJsonText } from "./body.ts";
 
 const gunzip = promisify(gunzipCb);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -36,11 +36,6 @@ export function jsonOrGzipBody(maxDecodedBytes: number): (body: unknown) => Prom
     } catch {
       throw knownError("BODY_PARSING_ERROR", { message: "Request body cannot be parsed as UTF-8" });
     }
-    checkJsonShape(text);
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw knownError("BODY_PARSING_ERROR", { message: "Invalid JSON in request body" });
-    }
+    return parseJsonText(text);
   };
 }

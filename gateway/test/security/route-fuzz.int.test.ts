@@ -105,6 +105,12 @@ describe("route fuzzing", () => {
     const surrogates = await send("POST", "/api/v1/check-version", admin, '{"clientVersion":"\\udfff\\ud800"}');
     expect(surrogates.status).toBe(200);
     expect(surrogates.ms).toBeLessThan(MAX_MS);
+    // seed 1557841515: the same lone surrogates in an AI-chat message: jsonb refused them and the append was a 500. The
+    // gateway now reads every JSON body as well-formed Unicode (U+FFFD for an unpaired surrogate).
+    const chat = await send("PATCH", "/api/v1/internal/ai-chat/s", admin, '{"message":"\\udfff\\ud800"}');
+    expect(chat.status).toBe(200);
+    const stored = await send("GET", "/api/v1/internal/ai-chat/s", admin);
+    expect(JSON.parse(stored.text).messages.at(-1)).toBe("\uFFFD\uFFFD");
     // seed 126454015: 1.7976931348623133e308 is an integer to JavaScript; as an api key's expires_at_millis it reached
     // the int64 encoder of the RPC and answered 500.
     const huge = await send("POST", "/api/v1/internal/api-keys", admin, JSON.stringify({ description: "x", expires_at_millis: 1.7976931348623133e308, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false }));
