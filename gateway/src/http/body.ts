@@ -75,18 +75,15 @@ export function checkJsonShape(text: string): void {
   if (problem) throw parsingError(`Invalid JSON in request body: ${problem}`);
 }
 
-/** An unpaired UTF-16 surrogate: what a `\uD800`-style escape in JSON can make, and no UTF-8 text can hold. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A `\uD800`-`\uDFFF` escape: the only way JSON text (decoded as UTF-8 first) can carry an unpaired surrogate. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, "\uFFFD");
 
 /** Strings and keys as well-formed Unicode: an unpaired surrogate becomes U+FFFD. */
 function wellFormedReviver(this: unknown, _key: string, value: unknown): unknown {
-  if (typeof value === "string") return wellFormed(value);
+  if (typeof value === "string") return value.toWellFormed();
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const keys = Object.keys(value);
-    if (keys.some((k) => wellFormed(k) !== k)) return Object.fromEntries(keys.map((k) => [wellFormed(k), (value as Record<string, unknown>)[k]]));
+    if (!keys.every((k) => k.isWellFormed())) return Object.fromEntries(keys.map((k) => [k.toWellFormed(), (value as Record<string, unknown>)[k]]));
   }
   return value;
 }

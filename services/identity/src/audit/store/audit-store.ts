@@ -74,8 +74,7 @@ export function chainedRow(r: AuditRow): StoredRow {
  * become U+FFFD, in values and keys. A request body may carry both (the route fuzzer's lone surrogates made every
  * append of such an entry fail, and the entry was lost).
  */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storableText = (s: string) => s.replace(UNSTORABLE, "\uFFFD");
+const storableText = (s: string) => s.toWellFormed().replaceAll("\u0000", "\uFFFD");
 
 function storable(v: unknown): unknown {
   if (typeof v === "string") return storableText(v);
