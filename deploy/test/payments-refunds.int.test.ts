@@ -6,6 +6,7 @@
  */
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asCurrentSdkHeaders } from "@vestibule/shared/testing";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
 import { callDemo, callPlatform, demoHeaders, type Access, type ApiAnswer } from "./platform-api.ts";
 
@@ -17,7 +18,7 @@ let browser: Stripe;
 const call = (method: string, path: string, access: Access, body?: unknown): Promise<ApiAnswer> => callDemo(tp, method, path, access, body);
 /** The current SDK's admin (x-hexclave-* headers): entry-based transactions, refunds listed. */
 const currentAdmin = (method: string, path: string, body?: unknown) =>
-  callPlatform(tp, method, path, Object.fromEntries(Object.entries(demoHeaders(tp, "admin")).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v])), body);
+  callPlatform(tp, method, path, asCurrentSdkHeaders(demoHeaders(tp, "admin")), body);
 const refund = (body: Record<string, unknown>) => currentAdmin("POST", "/internal/payments/transactions/refund", body);
 const noAuth = async (path: string, body: unknown) => {
   const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

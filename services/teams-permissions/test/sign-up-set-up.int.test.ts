@@ -1,6 +1,5 @@
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shouldRunNatsTests, testNatsUrl } from "@vestibule/shared/testing";
+import { shouldRunNatsTests, TcpProxy, testNatsUrl } from "@vestibule/shared/testing";
 import { server, startTeamsStack, type TeamsStack } from "./support.ts";
 
 const runNats = await shouldRunNatsTests();
@@ -14,28 +13,16 @@ const runNats = await shouldRunNatsTests();
  */
 describe.runIf(runNats)("CreateUser when the user.created consumer sets the user up first", () => {
   let stack: TeamsStack;
-  let relay: net.Server;
+  let relay: TcpProxy;
 
   beforeAll(async () => {
     stack = await startTeamsStack({ natsUrl: testNatsUrl() });
-    const teamsPort = Number(new URL(stack.env.VESTIBULE_TEAMS_PERMISSIONS_URL!).port);
-    relay = net.createServer((inbound) => {
-      inbound.pause();
-      setTimeout(() => {
-        const outbound = net.connect(teamsPort, "127.0.0.1", () => {
-          inbound.pipe(outbound).pipe(inbound);
-          inbound.resume();
-        });
-        outbound.on("error", () => inbound.destroy());
-        inbound.on("error", () => outbound.destroy());
-      }, 1_000);
-    });
-    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    relay = new TcpProxy("127.0.0.1", Number(new URL(stack.env.VESTIBULE_TEAMS_PERMISSIONS_URL!).port), { connectDelayMs: 1_000 });
     // identity makes its client to teams-permissions at the first sign-up, from the environment it was started with.
-    stack.env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+    stack.env.VESTIBULE_TEAMS_PERMISSIONS_URL = `http://127.0.0.1:${await relay.start()}`;
   });
   afterAll(async () => {
-    relay?.close();
+    await relay?.stop();
     await stack?.stop();
   });
 

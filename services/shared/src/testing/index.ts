@@ -106,7 +106,8 @@ export async function deleteNatsStreams(prefix: string, url = testNatsUrl()): Pr
 
 /**
  * A TCP proxy in front of a real server, which a test can cut and restore to simulate the server going down
- * (e.g. NATS unreachable) without touching the shared server itself.
+ * (e.g. NATS unreachable) without touching the shared server itself, or slow down (`connectDelayMs`: each new
+ * connection is held that long before it reaches the server).
  */
 export class TcpProxy {
   private server: net.Server | undefined;
@@ -116,21 +117,29 @@ export class TcpProxy {
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
+    private readonly options: { readonly connectDelayMs?: number } = {},
   ) {}
 
   async start(port = 0): Promise<number> {
     this.server = net.createServer((client) => {
-      const upstream = net.connect({ host: this.targetHost, port: this.targetPort });
-      this.sockets.add(client).add(upstream);
+      this.sockets.add(client);
+      let upstream: net.Socket | undefined;
       const close = () => {
         client.destroy();
-        upstream.destroy();
+        upstream?.destroy();
         this.sockets.delete(client);
-        this.sockets.delete(upstream);
+        if (upstream) this.sockets.delete(upstream);
       };
       client.on("error", close).on("close", close);
-      upstream.on("error", close).on("close", close);
-      client.pipe(upstream).pipe(client);
+      const connect = () => {
+        if (client.destroyed) return;
+        upstream = net.connect({ host: this.targetHost, port: this.targetPort });
+        this.sockets.add(upstream);
+        upstream.on("error", close).on("close", close);
+        client.pipe(upstream).pipe(client);
+      };
+      if (this.options.connectDelayMs) setTimeout(connect, this.options.connectDelayMs);
+      else connect();
     });
     await new Promise<void>((resolve) => this.server!.listen(port || this.port, "127.0.0.1", () => resolve()));
     this.port = (this.server.address() as net.AddressInfo).port;
@@ -146,6 +155,12 @@ export class TcpProxy {
   }
 }
 
+/** The same contract headers as the current SDK (2.8.108 and later) sends them: `x-hexclave-*` instead of `x-stack-*`. */
+export function asCurrentSdkHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
+}
+
 export { extractCode, waitForMail, type MailboxLister, type WaitForMailOptions } from "./mailbox.ts";
 export { allStrings, timed } from "./exhaustive.ts";
 export { failure, rpcError, waitFor } from "./rpc.ts";
+

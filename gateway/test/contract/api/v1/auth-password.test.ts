@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceClient } from "@vestibule/shared/rpc";
+import { asCurrentSdkHeaders } from "@vestibule/shared/testing";
 import { MailboxService } from "@vestibule/proto/email/v1/mailbox_service";
 import { call, expectKnownError, headersFor, startStack, type Stack } from "../../../support.ts";
 import { codeOf, waitForMail } from "../../../teams-support.ts";
@@ -66,7 +67,7 @@ describe("password sign-up and sign-in over REST", () => {
 
   it("signs up without a verification callback (issue 13): unverified, no e-mail, x-hexclave- headers", async () => {
     const email = newEmail();
-    const hexclave = Object.fromEntries(Object.entries(client()).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
+    const hexclave = asCurrentSdkHeaders(client());
     const res = await call(stack, "POST", "/api/v1/auth/password/sign-up", { headers: hexclave, body: { email, password: "a good password" } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(["access_token", "refresh_token", "user_id"]);

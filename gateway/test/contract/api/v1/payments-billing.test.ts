@@ -7,6 +7,7 @@
 import pg from "pg";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asCurrentSdkHeaders } from "@vestibule/shared/testing";
 import type { LocalStripe } from "../../../../../deploy/src/stripe-local/index.ts";
 import { call, expectKnownError, headersFor, type ApiResponse, type Stack } from "../../../support.ts";
 import { signUp, type SignedUpUser } from "../../../teams-support.ts";
@@ -140,8 +141,9 @@ describe("who may act on a customer's billing", () => {
   });
 
   it("items and products: a current-SDK client reads its own user's and administered teams' only; seed-era callers any", async () => {
-    const current = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
-    const [a, b, anon] = [current(alice.headers), current(bob.headers), current(client)];
+    const a = asCurrentSdkHeaders(alice.headers);
+    const b = asCurrentSdkHeaders(bob.headers);
+    const anon = asCurrentSdkHeaders(client);
     const item = (type: string, id: string, itemId: string, headers: Record<string, string>) => api("GET", `/payments/items/${type}/${id}/${itemId}`, headers);
     const products = (type: string, id: string, headers: Record<string, string>) => api("GET", `/payments/products/${type}/${id}`, headers);
     expect((await item("user", alice.userId, "credits", a)).json).toMatchObject({ id: "credits", quantity: expect.any(Number) });
@@ -162,7 +164,7 @@ describe("who may act on a customer's billing", () => {
     expectKnownError(await item("team", team.json.id, "seats", b), 401, "TEAM_PERMISSION_REQUIRED");
     expectKnownError(await products("team", team.json.id, b), 401, "TEAM_PERMISSION_REQUIRED");
     // Server keys: any customer, custom ones included.
-    expect((await item("custom", "c-any", "tokens", current(server))).json).toMatchObject({ id: "tokens", quantity: 0 });
+    expect((await item("custom", "c-any", "tokens", asCurrentSdkHeaders(server))).json).toMatchObject({ id: "tokens", quantity: 0 });
     // Seed-era callers: contract §10 (the 2.8.41 StackServerApp reads items as a client without a user).
     expect((await item("custom", "c-any", "tokens", client)).json).toMatchObject({ id: "tokens", quantity: 0 });
     expect((await item("user", bob.userId, "credits", alice.headers)).status).toBe(200);
