@@ -5,6 +5,7 @@ import { statusError } from "@vestibule/shared/errors";
 import type { CustomerType } from "../offers/offer-rules.ts";
 import type { BillingRuntime } from "../runtime.ts";
 import { defaultPaymentMethod, existingStripeCustomer, isStripeMissing, paymentMethodSummary, withStripeCustomer, type CustomerKey } from "../stripe/stripe-customers.ts";
+import { stripeIdOf } from "../stripe/stripe-settings.ts";
 
 /**
  * A user's or team's billing through its Stripe customer on the project's connected account (latest-sdk.md E):
@@ -59,10 +60,10 @@ export async function setDefaultFromSetupIntent(rt: BillingRuntime, key: Custome
     if (isStripeMissing(err)) throw notFound();
     throw err;
   }
-  const owner = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
+  const owner = stripeIdOf(intent.customer);
   if (owner !== ref.customerId) throw notFound();
   if (intent.status !== "succeeded") throw statusError(400, `The setup intent has not succeeded (status ${intent.status}); confirm it with Stripe.js first.`);
-  const pmId = typeof intent.payment_method === "string" ? intent.payment_method : intent.payment_method?.id;
+  const pmId = stripeIdOf(intent.payment_method);
   if (!pmId) throw statusError(400, "The setup intent has no payment method.");
   await ref.stripe.customers.update(ref.customerId, { invoice_settings: { default_payment_method: pmId } }, { stripeAccount: ref.account });
   const pm = await ref.stripe.paymentMethods.retrieve(pmId, {}, { stripeAccount: ref.account });

@@ -4,7 +4,7 @@ import { withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { knownError } from "@vestibule/shared/errors";
 import { purchaseRefunded, subscriptionUpdated } from "../events.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import { requireStripe } from "../stripe/stripe-settings.ts";
+import { requireStripe, stripeIdOf } from "../stripe/stripe-settings.ts";
 import { stripeStore } from "../stripe/stripe-store.ts";
 import { purchaseStore, type PurchaseRow } from "./purchase-store.ts";
 import { checkRefundAmount, formatUsd, readRefundRequest } from "./refund-rules.ts";
@@ -24,7 +24,6 @@ interface Payment {
 
 const invoiceNotFound = (id: string) => knownError("SUBSCRIPTION_INVOICE_NOT_FOUND", { subscription_invoice_id: id });
 const isMissing = (e: unknown) => (e as { code?: string; statusCode?: number }).code === "resource_missing" || (e as { statusCode?: number }).statusCode === 404;
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
 
 async function paymentOf(rt: BillingRuntime, p: PurchaseRow & { stripe_payment_intent_id: string | null }, invoiceId: string, account: string | undefined): Promise<Payment> {
@@ -48,7 +47,7 @@ async function paymentOf(rt: BillingRuntime, p: PurchaseRow & { stripe_payment_i
       if (isMissing(e)) throw invoiceNotFound(invoiceId);
       throw e;
     }
-    const sub = idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
+    const sub = stripeIdOf(invoice.parent?.subscription_details?.subscription) ?? stripeIdOf(invoice.subscription);
     if (sub !== p.stripe_subscription_id) throw invoiceNotFound(invoiceId);
   } else {
     // Default: the latest paid invoice of the subscription (Stripe lists newest first).
@@ -57,7 +56,7 @@ async function paymentOf(rt: BillingRuntime, p: PurchaseRow & { stripe_payment_i
     invoice = latest;
   }
   const paid = invoice.status === "paid" ? invoice.amount_paid : 0;
-  return { paidCents: paid, paymentIntentId: idOf(invoice.payment_intent), invoiceId: invoice.id ?? invoiceId, currency: invoice.currency.toLowerCase() };
+  return { paidCents: paid, paymentIntentId: stripeIdOf(invoice.payment_intent), invoiceId: invoice.id ?? invoiceId, currency: invoice.currency.toLowerCase() };
 }
 
 /**

@@ -32,3 +32,6 @@ export function minorUnits(amount: string, decimals: number): number {
   const [whole, fraction = ""] = amount.split(".");
   return Number(whole) * 10 ** decimals + Number((fraction + "0".repeat(decimals)).slice(0, decimals) || "0");
 }
+
+/** The id of a field Stripe answers either as an id or as the expanded object. */
+export const stripeIdOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === "string" ? v : (v?.id ?? null));

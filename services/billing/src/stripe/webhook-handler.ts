@@ -7,7 +7,7 @@ import { purchaseStore, type PurchaseRow } from "../purchases/purchase-store.ts"
 import { recordPurchase } from "../purchases/record-purchase.ts";
 import { recordRefundMadeInStripe } from "../purchases/refunds.ts";
 import type { BillingRuntime } from "../runtime.ts";
-import type { StripeSettings } from "./stripe-settings.ts";
+import { stripeIdOf, type StripeSettings } from "./stripe-settings.ts";
 
 /** Metadata billing puts on its payment intents and subscriptions: the purchase code, price and quantity. */
 export interface PurchaseMetadata {
@@ -81,7 +81,7 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
         // Refunds made through Vestibule are recorded (under the purchase's row lock) with their amounts; a refund
         // made elsewhere (Stripe's dashboard), beyond what was recorded, becomes a refund transaction of its own.
         const charge = event.data.object;
-        const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+        const pi = stripeIdOf(charge.payment_intent);
         if (!pi) break;
         const newest = charge.refunds?.data?.[0]?.id ?? null;
         await recordRefundMadeInStripe(rt, tx, pi, { extraCents: (recorded) => (charge.amount_refunded ?? 0) - recorded, stripeRefundId: newest, transactionType: "refund" });
@@ -90,7 +90,7 @@ export async function handleStripeWebhook(rt: BillingRuntime, stripe: StripeSett
       case "charge.dispute.created": {
         // A chargeback takes the disputed amount back: a chargeback transaction that ends the purchase.
         const dispute = event.data.object;
-        const pi = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
+        const pi = stripeIdOf(dispute.payment_intent);
         if (!pi) break;
         await recordRefundMadeInStripe(rt, tx, pi, { extraCents: () => dispute.amount ?? 0, stripeRefundId: null, transactionType: "chargeback" });
         break;
