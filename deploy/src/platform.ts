@@ -4,8 +4,6 @@
  * no restarts, quiet logs).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import net from "node:net";
 import { createInterface } from "node:readline";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
@@ -14,9 +12,10 @@ import { SERVICES, SERVICE_NAMES, type ServiceName } from "./services.ts";
 import { checkoutRoot, entryExtension, isReleaseBuild, nodeLoaderArgs } from "./paths.ts";
 import { formatChildLine, levelNumber, nameColor, type LogLevelName } from "./logs.ts";
 import { startFrontends, type Frontends, type ProjectKeysForFrontends } from "./frontends-server.ts";
+import { freePorts } from "@vestibule/shared/testing";
 
 export type { ServiceName };
-export { SERVICE_NAMES };
+export { SERVICE_NAMES, freePorts };
 export type ProcessName = ServiceName | "gateway";
 export const PROCESS_NAMES: readonly ProcessName[] = [...SERVICE_NAMES, "gateway"];
 
@@ -105,22 +104,6 @@ function stripeForFrontends(env: Record<string, string | undefined>): { stripe?:
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** A timer that does not keep the process alive (for races against an exit). */
 const deadlineAfter = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-
-/** Free TCP ports, all held at once while choosing so that none is handed out twice. */
-export async function freePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const server = net.createServer();
-      server.listen(0, host);
-      await once(server, "listening");
-      servers.push(server);
-    }
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
-  }
-}
 
 /** Entry file of a process, relative to the checkout (or to `dist/` in the release build: `.js`). */
 export function entryOf(name: ProcessName): string {

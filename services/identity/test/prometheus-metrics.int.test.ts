@@ -3,8 +3,6 @@
  * calls included), Postgres pool usage and outbox lag are present on GET /metrics and move with traffic.
  */
 import { randomBytes } from "node:crypto";
-import net from "node:net";
-import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -13,20 +11,12 @@ import { createLogger } from "@vestibule/shared/log";
 import { createServiceClient } from "@vestibule/shared/rpc";
 import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
-import { createTestDatabase, type TestDatabase } from "@vestibule/shared/testing";
+import { createTestDatabase, freePorts, type TestDatabase } from "@vestibule/shared/testing";
 import { identityService } from "../src/server.ts";
 
 let db: TestDatabase;
 let identity: RunningService;
 let secret: string;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 async function scrape(): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${identity.metricsPort}/metrics`);
@@ -52,7 +42,7 @@ beforeAll(async () => {
     VESTIBULE_SERVICE_SECRET: secret,
     LOG_LEVEL: "silent",
     PORT: "0",
-    VESTIBULE_METRICS_PORT: String(await freePort()),
+    VESTIBULE_METRICS_PORT: String((await freePorts(1))[0]),
   };
   identity = await startService(identityService, { env, log: createLogger({ service: "test", level: "silent" }) });
 }, 120_000);

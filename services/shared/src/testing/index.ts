@@ -164,3 +164,4 @@ export { extractCode, waitForMail, type MailboxLister, type WaitForMailOptions }
 export { allStrings, timed } from "./exhaustive.ts";
 export { failure, rpcError, waitFor } from "./rpc.ts";
 
+export { ephemeralPortRange, freePorts } from "./free-ports.ts";
