@@ -77,6 +77,11 @@ export interface StackOptions {
   readonly gatewayEvents?: boolean;
   /** More environment for every service and the gateway (e.g. `{ VESTIBULE_TEAMS_PERMISSIONS_RATE_LIMIT: "off" }`). */
   readonly env?: Record<string, string>;
+  /**
+   * More environment for the billing service only: for example its own NATS bus, where identity's events never reach
+   * it, so that its cached configuration changes only through what callers tell it (read-your-writes tests).
+   */
+  readonly billingEnv?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -120,7 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   let billing: RunningService | undefined;
   if (options.billing) {
-    billing = await startService(billingService, { env, log });
+    billing = await startService(billingService, { env: { ...env, ...options.billingEnv }, log });
     env.VESTIBULE_BILLING_URL = `http://127.0.0.1:${billing.port}`;
   }
   const gatewayEnv = { ...env };

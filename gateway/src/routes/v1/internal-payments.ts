@@ -27,7 +27,13 @@ export const testModePurchaseRoute = defineRoute({
   access: ADMIN,
   schemas: { body: Obj({ full_code: NonEmptyString(), price_id: Type.String(), quantity: Optional(Type.Integer({ minimum: 1 })) }) },
   async handler({ auth, body, clients }) {
-    await clients.purchases.completeTestModePurchase({ projectId: auth.projectId, fullCode: body.full_code, priceId: body.price_id, quantity: body.quantity ?? 1 });
+    await clients.purchases.completeTestModePurchase({
+      projectId: auth.projectId,
+      fullCode: body.full_code,
+      priceId: body.price_id,
+      quantity: body.quantity ?? 1,
+      knownConfigVersion: auth.project.project.version,
+    });
     return { json: { success: true } };
   },
 });

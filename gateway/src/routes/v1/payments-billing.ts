@@ -117,6 +117,7 @@ export const switchSubscriptionRoute = defineRoute({
       toProductId: body.to_product_id,
       priceId: body.price_id ?? "",
       quantity: body.quantity,
+      knownConfigVersion: auth.project.project.version,
     });
     return { json: { success: true } };
   },

@@ -36,7 +36,13 @@ export const getItemRoute = defineRoute({
     if (callerGeneration(req) === "current") {
       await requireCustomerAccess(auth, teams, params.customer_type, params.customer_id, "Clients can only access their own user or team items.");
     }
-    const item = await itemReads.get({ projectId: auth.projectId, customerType: params.customer_type, customerId: params.customer_id, itemId: params.item_id });
+    const item = await itemReads.get({
+      projectId: auth.projectId,
+      customerType: params.customer_type,
+      customerId: params.customer_id,
+      itemId: params.item_id,
+      knownConfigVersion: auth.project.project.version,
+    });
     return { json: { id: item.itemId, display_name: item.displayName, quantity: Number(item.quantity) } };
   },
 });
@@ -70,6 +76,7 @@ export const updateItemQuantityRoute = defineRoute({
       allowNegative: query.allow_negative,
       expiresAtMillis,
       description: body.description ?? "",
+      knownConfigVersion: auth.project.project.version,
     });
     return { json: { id: changeId } };
   },
@@ -105,6 +112,7 @@ export const createPurchaseUrlRoute = defineRoute({
       dialect: product ? Dialect.PRODUCT : Dialect.OFFER,
       accessType: auth.type,
       returnUrl: body.return_url ?? "",
+      knownConfigVersion: auth.project.project.version,
     });
     return { json: { url } };
   },
@@ -176,6 +184,7 @@ export const grantProductRoute = defineRoute({
       inlineProductJson: inline === undefined ? "" : JSON.stringify(inline),
       quantity: body.quantity ?? 1,
       dialect: offer ? Dialect.OFFER : Dialect.PRODUCT,
+      knownConfigVersion: auth.project.project.version,
     });
     return { json: { success: true, ...(r.subscriptionId ? { subscription_id: r.subscriptionId } : {}) } };
   },

@@ -18,13 +18,16 @@ import { itemStore, type CustomerItemKey } from "./item-store.ts";
 /** Most item reads in one GetItems call. */
 const MAX_GET_ITEMS = 256;
 
+/** A customer's item, with the configuration version the caller has seen (see PaymentsConfigCache). */
+type KeyWithVersion = CustomerItemKey & { readonly knownConfigVersion: bigint };
+
 /** ItemService: customers' item quantities (the ledger). */
 export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemService> {
   const { ctx, config, customers } = rt;
 
   /** The configured item, after the customer type and existence checks. */
-  async function resolve(req: CustomerItemKey): Promise<ItemDefinition> {
-    const payments = await config.get(req.projectId);
+  async function resolve(req: KeyWithVersion): Promise<ItemDefinition> {
+    const payments = await config.get(req.projectId, Number(req.knownConfigVersion));
     const item = payments.items.get(req.itemId);
     if (!item) throw knownError("ITEM_NOT_FOUND", { item_id: req.itemId });
     const type = req.customerType as CustomerType;
@@ -41,8 +44,8 @@ export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemSe
   }
 
   /** Quantity from purchases and include-by-default offers. */
-  async function included(k: CustomerItemKey, db = ctx.pool): Promise<number> {
-    const payments = await config.get(k.projectId);
+  async function included(k: KeyWithVersion, db = ctx.pool): Promise<number> {
+    const payments = await config.get(k.projectId, Number(k.knownConfigVersion));
     const rows = await purchaseStore.customerPurchases(db, k.projectId, k.customerType, k.customerId);
     return includedQuantity({
       itemId: k.itemId,
@@ -57,7 +60,7 @@ export function createItemService(rt: BillingRuntime): ServiceImpl<typeof ItemSe
     async getItems(req) {
       if (req.requests.length > MAX_GET_ITEMS) throw statusError(400, `At most ${MAX_GET_ITEMS} item reads per call.`);
       // Each read answers as GetItem would; the ledger of every item is one query, each customer's purchases one.
-      const batch = new Batch<CustomerItemKey, { itemId: string; displayName: string; quantity: bigint }>(req.requests);
+      const batch = new Batch<KeyWithVersion, { itemId: string; displayName: string; quantity: bigint }>(req.requests);
       const items = new Map<number, ItemDefinition>();
       await batch.each(batch.pending(), async (i) => {
         items.set(i, await resolve(batch.items[i]!));

@@ -17,13 +17,15 @@ export interface PaymentsConfig {
   readonly testMode: boolean;
   /** `payments.blockNewPurchases`: purchase sessions, test-mode purchases and switches answer NEW_PURCHASES_BLOCKED. */
   readonly blockNewPurchases: boolean;
+  /** identity's Project.version this view was read from (0 when unknown). */
+  readonly version: number;
 }
 
 type Raw = Record<string, unknown>;
 const isObj = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 const entries = (v: unknown): [string, Raw][] => (isObj(v) ? (Object.entries(v).filter(([, x]) => isObj(x)) as [string, Raw][]) : []);
 
-export function readPaymentsConfig(renderedConfigJson: string): PaymentsConfig {
+export function readPaymentsConfig(renderedConfigJson: string, version = 0): PaymentsConfig {
   let rendered: unknown;
   try {
     rendered = JSON.parse(renderedConfigJson || "{}");
@@ -46,5 +48,5 @@ export function readPaymentsConfig(renderedConfigJson: string): PaymentsConfig {
   for (const [id, raw] of [...entries(payments.groups), ...entries(payments.catalogs), ...entries(payments.productLines)]) {
     groups.set(id, { displayName: typeof raw.displayName === "string" ? raw.displayName : id });
   }
-  return { items, offers, groups, testMode: payments.testMode === true, blockNewPurchases: payments.blockNewPurchases === true };
+  return { items, offers, groups, testMode: payments.testMode === true, blockNewPurchases: payments.blockNewPurchases === true, version };
 }

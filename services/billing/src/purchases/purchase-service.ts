@@ -31,8 +31,8 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
   }
 
   /** Stack's `payments.blockNewPurchases`: what would start a purchase is refused; grants by the server are not. */
-  async function requireNewPurchasesOpen(projectId: string): Promise<void> {
-    if ((await config.get(projectId)).blockNewPurchases) throw knownError("NEW_PURCHASES_BLOCKED");
+  async function requireNewPurchasesOpen(projectId: string, knownConfigVersion = 0n): Promise<void> {
+    if ((await config.get(projectId, Number(knownConfigVersion))).blockNewPurchases) throw knownError("NEW_PURCHASES_BLOCKED");
   }
 
   async function record(p: Omit<NewPurchase, "id">, onOwned: () => never): Promise<string> {
@@ -45,7 +45,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
   return {
     async createPurchaseUrl(req) {
-      const offer = resolveOffer(await config.get(req.projectId), { ...req, inlineJson: req.inlineOfferJson });
+      const offer = resolveOffer(await config.get(req.projectId, Number(req.knownConfigVersion)), { ...req, inlineJson: req.inlineOfferJson });
       await customers.require(req.projectId, req.customerType as CustomerType, req.customerId);
       const fullCode = `${req.projectId}_${randomCode(45)}`;
       await purchaseStore.insertCode(ctx.pool, {
@@ -93,7 +93,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     async completeTestModePurchase(req) {
       const code = await codeRow(req.fullCode);
       if (code.project_id !== req.projectId) throw knownError("VERIFICATION_CODE_NOT_FOUND");
-      await requireNewPurchasesOpen(code.project_id);
+      await requireNewPurchasesOpen(code.project_id, req.knownConfigVersion);
       const quantity = req.quantity || 1;
       const price = choosePrice(code.offer, req.priceId, quantity);
       const purchaseId = await record(
@@ -118,7 +118,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
     },
 
     async grantProduct(req) {
-      const offer = resolveOffer(await config.get(req.projectId), {
+      const offer = resolveOffer(await config.get(req.projectId, Number(req.knownConfigVersion)), {
         customerType: req.customerType,
         customerId: req.customerId,
         offerId: req.productId,

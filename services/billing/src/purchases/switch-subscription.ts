@@ -20,6 +20,8 @@ export interface SwitchRequest {
   readonly toProductId: string;
   readonly priceId: string;
   readonly quantity?: number;
+  /** The configuration version the caller has seen (see PaymentsConfigCache). */
+  readonly knownConfigVersion?: bigint;
 }
 
 const STRIPE_INTERVALS = new Set(["day", "week", "month", "year"]);
@@ -66,7 +68,7 @@ function targetPrice(to: Offer, priceId: string): Price & { interval: NonNullabl
  */
 export async function switchSubscription(rt: BillingRuntime, req: SwitchRequest): Promise<string> {
   const { ctx } = rt;
-  const payments = await rt.config.get(req.projectId);
+  const payments = await rt.config.get(req.projectId, Number(req.knownConfigVersion ?? 0n));
   if (payments.blockNewPurchases) throw knownError("NEW_PURCHASES_BLOCKED");
   const from = productOf(payments.offers, req.fromProductId, req);
   const to = productOf(payments.offers, req.toProductId, req);
