@@ -5,7 +5,9 @@ export default defineConfig({
   // The SDK packages (sdk/*) export their TypeScript sources under the "source" condition for in-repo use; published
   // consumers get dist/ through "import"/"types".
   resolve: { conditions: ["source", ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
+  // Server-side code resolves packages as Node does: without the bundlers' "module" condition, which points some
+  // packages (@opentelemetry/api 1.9) at builds Node cannot load (extensionless ESM imports).
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions.filter((c) => c !== "module")], externalConditions: ["source"] } },
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
     exclude: ["**/node_modules/**", "**/dist/**", ".vestibule/**"],

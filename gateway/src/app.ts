@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import swagger from "@fastify/swagger";
 import { runWithContext } from "@vestibule/shared/context";
-import { knownError } from "@vestibule/shared/errors";
+import { isKnownError, knownError } from "@vestibule/shared/errors";
+import { extractTraceContext, INERT_SPAN, inSpan, SpanKind, tracingEnabled, type Span } from "@vestibule/shared/tracing";
 import type { EventBus, Subscription } from "@vestibule/shared/events";
 import { isUuid } from "@vestibule/shared/ids";
 import type { Logger } from "@vestibule/shared/log";
@@ -221,7 +222,7 @@ function registerRoute(
       ...(route.schemas.params ? { params: route.schemas.params } : {}),
     },
     handler: (req: FastifyRequest, reply: FastifyReply) =>
-      runWithContext({ requestId: req.id }, async () => {
+      traced(route.method, prefix + route.path, req, (span) => runWithContext({ requestId: req.id }, async () => {
         const auth = await authenticateRequest(req, authDeps);
         req.vestibuleAuth = auth;
         checkAccess(route.access, auth);
@@ -249,10 +250,32 @@ function registerRoute(
         if (usersStamp !== undefined && auth) state.users.afterWrite(auth.projectId, touchedUsers(auth, result.params, out), usersStamp);
         const status = "sent" in out ? reply.statusCode : (out.status ?? 200);
         if (AuditTrail.audits(route, auth, status)) await audit.record({ route, auth, params: result.params, out, req, ip: req.ip, log: req.log });
+        span.setAttribute("http.response.status_code", status);
         if ("sent" in out) return reply;
         if ("text" in out) return sendText(reply, out.status ?? 200, out.text);
         return sendJson(reply, out.status ?? 200, out.json);
-      }),
+      })),
+  });
+}
+
+/**
+ * The request's span (SERVER) when tracing is on, continuing a `traceparent` the client sent. A known error is an
+ * answer (its code is recorded), anything else marks the span failed.
+ */
+function traced<T>(method: string, path: string, req: FastifyRequest, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn(INERT_SPAN);
+  const parent = extractTraceContext((key) => {
+    const value = req.headers[key];
+    return typeof value === "string" ? value : undefined;
+  });
+  const attributes = { "http.request.method": method, "http.route": path, "url.path": req.url.split("?")[0]! };
+  return inSpan(`${method} ${path}`, { kind: SpanKind.SERVER, parent, attributes, isError: (err) => !isKnownError(err) }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      if (isKnownError(err)) span.setAttributes({ "error.type": err.code, "http.response.status_code": err.httpStatus });
+      throw err;
+    }
   });
 }
 

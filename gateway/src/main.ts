@@ -6,6 +6,7 @@ import { createServiceClients } from "./clients.ts";
 import { gatewayConfigSpec } from "./config.ts";
 import { createReadiness } from "./readiness.ts";
 import { createHttpMetrics, createRegistry, serveMetrics } from "@vestibule/shared/metrics";
+import { startTracing } from "@vestibule/shared/tracing";
 
 /** Entry point of a gateway process (`npm start -w @vestibule/gateway`). Stateless: run as many as you like. */
 async function main(): Promise<void> {
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ service: "gateway", level: config.logLevel });
+  const tracing = await startTracing("gateway");
   if (config.trustProxy === "true") {
     log.warn("VESTIBULE_TRUST_PROXY=true believes every X-Forwarded-For hop: clients can choose their IP; set a hop count or the balancers' addresses");
   }
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
       .then(() => gateway.close())
       .then(() => metricsServer?.close())
       .then(() => bus?.close())
+      .then(() => tracing?.shutdown())
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -13,6 +13,7 @@ import { generateMasterKeyEntry } from "@vestibule/shared/secrets";
 import { startService, type RunningService } from "@vestibule/shared/service";
 import { createTestDatabase, freePorts, type TestDatabase } from "@vestibule/shared/testing";
 import { identityService } from "../src/server.ts";
+import { TEAM_CONSUMERS } from "../src/team-events.ts";
 
 let db: TestDatabase;
 let identity: RunningService;
@@ -72,6 +73,8 @@ describe("service metrics", () => {
     expect(sample(after, "vestibule_rpc_server_requests_total", { method, code: "Unauthenticated" })).toBe(1);
     expect(sample(after, "vestibule_rpc_server_duration_seconds_count", { method })).toBe(3);
     expect(sample(after, "vestibule_db_pool_clients", { state: "total" })).toBeGreaterThan(0);
+    // Consumer lag of identity's durable consumers (e.g. of teams_permissions.team.deleted.v1): nothing waiting here.
+    expect(sample(after, "vestibule_event_consumer_pending", { consumer: TEAM_CONSUMERS.teamDeleted })).toBe(0);
     expect((await fetch(`http://127.0.0.1:${identity.metricsPort}/other`)).status).toBe(404);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProjectDeletedSchema } from "@vestibule/proto/identity/v1/events";
 import { createPool, migrate, readMigrations, withTransaction, type Pool } from "../src/db/index.ts";
@@ -142,6 +142,58 @@ async function outboxScenario(bus: EventBus, schema: string) {
     await pool.end();
   }
 }
+
+/** Shared scenario: a consumer held inside its handler lags by the events published meanwhile, and catches up. */
+async function consumerLagScenario(bus: EventBus) {
+  // A subject of its own: other scenarios' consumers on this database's bus must not meet these bare payloads.
+  const subject = "identity.lag.measured.v1";
+  const durable = `lag-${randomBytes(4).toString("hex")}`;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let handled = 0;
+  const sub = await bus.consume({
+    durable,
+    subject,
+    handler: async () => {
+      await held;
+      handled++;
+    },
+  });
+  try {
+    for (let i = 0; i < 5; i++) await bus.publish({ id: randomUUID(), subject, data: new Uint8Array([i]) });
+    const lagOf = async () => (await bus.consumerLag()).find((l) => l.consumer === durable)?.pending;
+    expect(await waitFor(async () => ((await lagOf()) === 5 ? 5 : undefined), 10_000)).toBe(5);
+    release();
+    await waitFor(async () => ((await lagOf()) === 0 && handled === 5 ? true : undefined), 10_000);
+  } finally {
+    release();
+    await sub.stop();
+  }
+}
+
+describe("consumer lag", () => {
+  it("counts what a durable consumer has not handled yet, on the embedded Postgres bus", async () => {
+    const bus = new PgBus(db.url, log);
+    try {
+      await consumerLagScenario(bus);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it("counts what a durable consumer has not handled yet, on NATS JetStream", async (t) => {
+    if (!(await shouldRunNatsTests())) return t.skip();
+    const prefix = uniqueEventPrefix();
+    const bus = new NatsBus(testNatsUrl(), log, prefix);
+    try {
+      await bus.ready();
+      await consumerLagScenario(bus);
+    } finally {
+      await bus.close();
+      await deleteNatsStreams(prefix);
+    }
+  });
+});
 
 describe("outbox, relay and idempotent consumers", () => {
   it("deliver through the embedded Postgres bus", async () => {

@@ -42,7 +42,18 @@ export interface EventBus {
   publish(msg: { id: string; subject: string; data: Uint8Array; requestId?: string }): Promise<void>;
   consume(opts: ConsumeOptions): Promise<Subscription>;
   broadcast(opts: BroadcastOptions): Promise<Subscription>;
+  /**
+   * Consumer lag: for each durable consumer this process consumes, the events on the bus it has not yet handled
+   * (JetStream: pending + delivered and not acknowledged; Postgres bus: matching events past its position).
+   */
+  consumerLag(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
+}
+
+export interface ConsumerLag {
+  /** The durable name given to consume(). */
+  readonly consumer: string;
+  readonly pending: number;
 }
 
 /** NATS subject matching with `*` (one token) and `>` (one or more trailing tokens). */

@@ -1,4 +1,4 @@
-export type { BusMessage, Subscription, ConsumeOptions, BroadcastOptions, EventBus } from "./bus.ts";
+export type { BusMessage, Subscription, ConsumeOptions, BroadcastOptions, ConsumerLag, EventBus } from "./bus.ts";
 export { subjectMatches, producerOf } from "./bus.ts";
 export { NatsBus } from "./nats-bus.ts";
 export { PgBus } from "./pg-bus.ts";

@@ -9,7 +9,7 @@ import {
   type ConsumerMessages,
 } from "@nats-io/jetstream";
 import { withoutCredentials, type Logger } from "../log/index.ts";
-import type { BroadcastOptions, BusMessage, ConsumeOptions, EventBus, Subscription } from "./bus.ts";
+import type { BroadcastOptions, BusMessage, ConsumeOptions, ConsumerLag, EventBus, Subscription } from "./bus.ts";
 import { producerOf } from "./bus.ts";
 
 /**
@@ -33,6 +33,8 @@ export class NatsBus implements EventBus {
   private readonly connected: Promise<void>;
   private closed = false;
   private readonly stops = new Set<() => Promise<void>>();
+  /** Durable consumers started by this process and their subjects (for consumerLag). */
+  private readonly consumed = new Map<string, string>();
 
   constructor(
     private readonly servers: string,
@@ -136,7 +138,22 @@ export class NatsBus implements EventBus {
     await this.js.publish(this.subject(msg.subject), msg.data, { msgID: msg.id, headers: h, timeout: 3000 });
   }
 
+  async consumerLag(): Promise<ConsumerLag[]> {
+    if (!this.jsm) return [];
+    const out: ConsumerLag[] = [];
+    for (const [consumer, subject] of this.consumed) {
+      try {
+        const info = await this.jsm.consumers.info(this.streamName(producerOf(subject)), this.durableName(consumer));
+        out.push({ consumer, pending: info.num_pending + info.num_ack_pending });
+      } catch {
+        // Not created yet (the stream or consumer appears with the first consume loop).
+      }
+    }
+    return out;
+  }
+
   async consume(opts: ConsumeOptions): Promise<Subscription> {
+    this.consumed.set(opts.durable, opts.subject);
     let stopped = false;
     let messages: ConsumerMessages | undefined;
     const run = async () => {

@@ -6,6 +6,7 @@ import { currentRequestId, runWithContext } from "../context/index.ts";
 import type { Pool, PoolClient } from "../db/index.ts";
 import { newId } from "../ids/index.ts";
 import type { Logger } from "../log/index.ts";
+import { currentTraceparent, extractTraceContext, inSpan, SpanKind, tracingEnabled } from "../tracing/index.ts";
 import type { EventBus, Subscription } from "./bus.ts";
 
 /** An event type: its subject and the protobuf message of its payload. */
@@ -51,6 +52,7 @@ export class Outbox {
       occurredAt: timestampFromDate(new Date()),
       requestId,
       payload: toBinary(def.schema, create(def.schema, payload)),
+      traceparent: currentTraceparent(),
     });
     await client.query(
       `INSERT INTO outbox (id, subject, envelope, request_id) VALUES ($1, $2, $3, $4)`,
@@ -215,7 +217,7 @@ export function consumeEvents<Desc extends DescMessage>(opts: {
     handler: async (msg) => {
       const envelope = fromBinary(EnvelopeSchema, msg.data);
       const payload = fromBinary(opts.event.schema, envelope.payload);
-      await runWithContext({ requestId: envelope.requestId || `event:${envelope.id}` }, async () => {
+      const consume = () => runWithContext({ requestId: envelope.requestId || `event:${envelope.id}` }, async () => {
         const client = await opts.pool.connect();
         try {
           await client.query("BEGIN");
@@ -236,6 +238,18 @@ export function consumeEvents<Desc extends DescMessage>(opts: {
           client.release();
         }
       });
+      if (!tracingEnabled()) return consume();
+      // The consumer span continues the trace of the request that caused the event (its envelope's traceparent).
+      const parent = extractTraceContext((key) => (key === "traceparent" ? envelope.traceparent || undefined : undefined));
+      return inSpan(
+        `${opts.event.type} process`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent,
+          attributes: { "messaging.operation.type": "process", "messaging.destination.name": opts.event.type, "messaging.consumer.group.name": opts.consumer, "messaging.message.id": envelope.id },
+        },
+        consume,
+      );
     },
   });
 }

@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Logger } from "../log/index.ts";
-import type { BroadcastOptions, BusMessage, ConsumeOptions, EventBus, Subscription } from "./bus.ts";
+import type { BroadcastOptions, BusMessage, ConsumeOptions, ConsumerLag, EventBus, Subscription } from "./bus.ts";
 import { subjectMatches } from "./bus.ts";
 
 /**
@@ -21,6 +21,8 @@ export class PgBus implements EventBus {
   private listener: pg.Client | undefined;
   private readonly wakers = new Set<() => void>();
   private readonly stops = new Set<() => Promise<void>>();
+  /** Durable consumers started by this process (for consumerLag). */
+  private readonly consumed = new Set<string>();
   private readonly initialised: Promise<void>;
   private closed = false;
   private pruneTimer: NodeJS.Timeout | undefined;
@@ -122,8 +124,20 @@ export class PgBus implements EventBus {
     return { promise, cancel: finish };
   }
 
+  async consumerLag(): Promise<ConsumerLag[]> {
+    if (this.consumed.size === 0) return [];
+    await this.initialised;
+    const { rows } = await this.pool.query<{ name: string; pending: string }>(
+      `SELECT c.name, (SELECT count(*) FROM vestibule_bus.events e WHERE e.seq > c.position AND e.subject = c.subject) AS pending
+         FROM vestibule_bus.consumers c WHERE c.name = ANY($1)`,
+      [[...this.consumed]],
+    );
+    return rows.map((r) => ({ consumer: r.name, pending: Number(r.pending) }));
+  }
+
   async consume(opts: ConsumeOptions): Promise<Subscription> {
     await this.initialised;
+    this.consumed.add(opts.durable);
     // A new durable consumer starts at the beginning of the retained log (like JetStream DeliverPolicy.All).
     await this.pool.query(
       `INSERT INTO vestibule_bus.consumers (name, subject, position) VALUES ($1, $2, 0) ON CONFLICT (name) DO NOTHING`,

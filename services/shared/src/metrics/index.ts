@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Pool } from "../db/index.ts";
+import type { EventBus } from "../events/index.ts";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -20,6 +21,8 @@ export interface ProcessMetrics {
   observePool(pool: Pick<Pool, "totalCount" | "idleCount" | "waitingCount">): void;
   /** Unpublished outbox rows and the age of the oldest (events waiting for the relay), read at scrape time. */
   observeOutbox(pool: Pick<Pool, "query">, schema: string): void;
+  /** Consumer lag of the durable consumers this process runs (EventBus.consumerLag), read at scrape time. */
+  observeConsumers(bus: Pick<EventBus, "consumerLag">): void;
 }
 
 /** A registry with Node's default metrics (CPU, RSS, heap, event loop lag, GC), every series labelled `process`. */
@@ -75,6 +78,18 @@ export function createProcessMetrics(processName: string): ProcessMetrics {
           this.set({ state: "total" }, pool.totalCount);
           this.set({ state: "idle" }, pool.idleCount);
           this.set({ state: "waiting" }, pool.waitingCount);
+        },
+      });
+    },
+    observeConsumers(bus) {
+      new Gauge({
+        name: "vestibule_event_consumer_pending",
+        help: "Events on the bus that a durable consumer of this process has not handled yet (consumer lag)",
+        labelNames: ["consumer"] as const,
+        registers: [registry],
+        async collect() {
+          this.reset();
+          for (const { consumer, pending } of await bus.consumerLag().catch(() => [])) this.set({ consumer }, pending);
         },
       });
     },

@@ -4,6 +4,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { DescService } from "@bufbuild/protobuf";
 import { Health } from "@vestibule/proto/grpc/health/v1/health";
 import { currentRequestId, REQUEST_ID_HEADER } from "../context/index.ts";
+import { injectTraceContext, inSpan, rpcAttributes, SpanKind, tracingEnabled } from "../tracing/index.ts";
 import { SERVICE_TOKEN_HEADER, serviceTokenSource } from "./service-auth.ts";
 
 export interface ServiceClientOptions {
@@ -64,7 +65,11 @@ export function serviceTransport(opts: ServiceClientOptions): Transport {
       req.header.set(SERVICE_TOKEN_HEADER, token(`${req.service.typeName}/${req.method.name}`));
       const requestId = currentRequestId();
       if (requestId) req.header.set(REQUEST_ID_HEADER, requestId);
-      return next(req);
+      if (!tracingEnabled()) return next(req);
+      return inSpan(`${req.service.typeName}/${req.method.name}`, { kind: SpanKind.CLIENT, attributes: rpcAttributes(req) }, () => {
+        injectTraceContext((key, value) => req.header.set(key, value));
+        return next(req);
+      });
     };
     t = createGrpcTransport({
       baseUrl: opts.baseUrl,

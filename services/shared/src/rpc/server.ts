@@ -8,6 +8,7 @@ import { runWithContext, REQUEST_ID_HEADER } from "../context/index.ts";
 import { newId } from "../ids/index.ts";
 import type { Logger } from "../log/index.ts";
 import { toConnectError } from "../errors/index.ts";
+import { extractTraceContext, inSpan, rpcAttributes, SpanKind, tracingEnabled } from "../tracing/index.ts";
 import { SERVICE_TOKEN_HEADER, verifyServiceToken } from "./service-auth.ts";
 
 /** Serving status of the whole server (""), shared by Check and Watch. */
@@ -78,8 +79,8 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
     }
     const requestId = req.header.get(REQUEST_ID_HEADER) || newId();
     active++;
-    try {
-      return await runWithContext({ requestId, caller }, async () => {
+    const handle = () =>
+      runWithContext({ requestId, caller }, async () => {
         try {
           return await next(req);
         } catch (err) {
@@ -90,6 +91,12 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
           throw ce;
         }
       });
+    try {
+      if (!tracingEnabled()) return await handle();
+      const parent = extractTraceContext((key) => req.header.get(key) ?? undefined);
+      // Known errors (not found, refused...) are answers, not failures of the span.
+      const isError = (err: unknown) => !(err instanceof ConnectError) || err.code === Code.Internal || err.code === Code.Unknown || err.code === Code.Unavailable;
+      return await inSpan(target, { kind: SpanKind.SERVER, parent, attributes: { ...rpcAttributes(req), "vestibule.caller": caller }, isError }, handle);
     } finally {
       active--;
     }

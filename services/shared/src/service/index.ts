@@ -8,6 +8,7 @@ import { createLogger, type Logger } from "../log/index.ts";
 import { createRpcServer, serviceSecretProblem, ServingStatus, type RpcServer } from "../rpc/index.ts";
 import { SecretBox } from "../secrets/index.ts";
 import { createProcessMetrics, serveMetrics, type ProcessMetrics } from "../metrics/index.ts";
+import { startTracing, type Tracing } from "../tracing/index.ts";
 
 export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
 import { SERVICES, type ServiceName } from "./registry.ts";
@@ -107,6 +108,7 @@ export async function startService(
   const metrics = createProcessMetrics(def.name);
   metrics.observePool(pool);
   metrics.observeOutbox(pool, schema);
+  metrics.observeConsumers(bus);
   const server = createRpcServer({
     interceptors: [metrics.rpcInterceptor],
     name: def.name,
@@ -146,7 +148,9 @@ export async function startService(
 /** Entry point of a service process: start, and stop gracefully on SIGTERM/SIGINT. */
 export async function runMain(def: ServiceDefinition): Promise<void> {
   let running: RunningService;
+  let tracing: Tracing | undefined;
   try {
+    tracing = await startTracing(def.name);
     running = await startService(def);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -158,13 +162,16 @@ export async function runMain(def: ServiceDefinition): Promise<void> {
   }
   const shutdown = (signal: string) => {
     running.ctx.log.info({ signal }, "shutting down");
-    running.stop().then(
-      () => process.exit(0),
-      (err) => {
-        running.ctx.log.error({ err }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+    running
+      .stop()
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          running.ctx.log.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));

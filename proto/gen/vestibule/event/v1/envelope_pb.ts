@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vestibule/event/v1/envelope.proto.
  */
 export const file_vestibule_event_v1_envelope: GenFile = /*@__PURE__*/
-  fileDesc("CiF2ZXN0aWJ1bGUvZXZlbnQvdjEvZW52ZWxvcGUucHJvdG8SEnZlc3RpYnVsZS5ldmVudC52MSKgAQoIRW52ZWxvcGUSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIQCghwcm9kdWNlchgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEi8KC29jY3VycmVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3BheWxvYWQYByABKAxiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiF2ZXN0aWJ1bGUvZXZlbnQvdjEvZW52ZWxvcGUucHJvdG8SEnZlc3RpYnVsZS5ldmVudC52MSK1AQoIRW52ZWxvcGUSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIQCghwcm9kdWNlchgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEi8KC29jY3VycmVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3BheWxvYWQYByABKAwSEwoLdHJhY2VwYXJlbnQYCCABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Every event on the bus (NATS JetStream, or the embedded Postgres bus) is one Envelope.
@@ -68,6 +68,14 @@ export type Envelope = Message<"vestibule.event.v1.Envelope"> & {
    * @generated from field: bytes payload = 7;
    */
   payload: Uint8Array;
+
+  /**
+   * W3C trace context (`traceparent`) of the operation that caused the event, when tracing is on: consumers continue
+   * that trace. Empty otherwise.
+   *
+   * @generated from field: string traceparent = 8;
+   */
+  traceparent: string;
 };
 
 /**
