@@ -88,9 +88,10 @@ export class StackServerApp extends ServerObjects {
         cursor: options.cursor,
         limit: options.limit,
         desc: options.desc,
-        order_by: options.orderBy === undefined ? undefined : "signed_up_at",
+        order_by: options.orderBy === undefined ? undefined : options.orderBy === "lastActiveAt" ? "last_active_at" : "signed_up_at",
         query: options.query,
-        include_anonymous: options.includeAnonymous ? "true" : undefined,
+        include_anonymous: options.includeAnonymous || options.onlyAnonymous ? "true" : undefined,
+        only_anonymous: options.onlyAnonymous ? "true" : undefined,
         include_restricted: options.includeRestricted ? "true" : undefined,
       },
     });

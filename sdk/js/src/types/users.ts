@@ -81,10 +81,13 @@ export interface ServerUserCreateOptions {
 export interface ServerListUsersOptions {
   cursor?: string;
   limit?: number;
-  orderBy?: "signedUpAt";
+  /** "lastActiveAt" is a Vestibule extension (GET /users?order_by=last_active_at). */
+  orderBy?: "signedUpAt" | "lastActiveAt";
   desc?: boolean;
   query?: string;
   includeAnonymous?: boolean;
+  /** Only anonymous users (Vestibule extension; GET /users?only_anonymous=true, implies includeAnonymous). */
+  onlyAnonymous?: boolean;
   /** Also users who are restricted (unverified where verification is required, or restricted by an admin). */
   includeRestricted?: boolean;
 }
