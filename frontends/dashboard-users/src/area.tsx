@@ -74,7 +74,7 @@ function UserList({ adminApp, basePath, project, areaHref }: AreaProps) {
             render: (u) => (
               <span className="vs-row" style={{ flexWrap: "nowrap" }}>
                 <Avatar name={u.displayName} email={u.primaryEmail} imageUrl={u.profileImageUrl} size={28} />
-                <Link href={`${basePath}/${u.id}`} onClick={(e) => e.stopPropagation()}>
+                <Link href={`${basePath}/${u.id}`} onClick={(e) => e.stopPropagation()} style={{ overflowWrap: "anywhere" }}>
                   {u.displayName ?? u.primaryEmail ?? u.id}
                 </Link>
               </span>

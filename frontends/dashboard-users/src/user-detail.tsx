@@ -214,6 +214,18 @@ export function UserDetail({ adminApp, basePath, userId, project, areaHref }: Ar
             </dl>
           </Card>
           <Card>
+            <UserContactChannels key={`c${u.id}`} user={u} />
+          </Card>
+          <Card>
+            <UserSessions key={`s${u.id}`} user={u} />
+          </Card>
+          <Card>
+            <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />
+          </Card>
+          <Card>
+            <UserTeams key={`t${u.id}`} user={u} areaHref={areaHref} />
+          </Card>
+          <Card>
             <ProfileEditor key={`p${u.id}`} user={u} onSaved={user.reload} />
           </Card>
           <Card>
@@ -221,18 +233,6 @@ export function UserDetail({ adminApp, basePath, userId, project, areaHref }: Ar
           </Card>
           <Card>
             <RestrictionEditor key={`r${u.id}:${u.restrictedByAdmin}`} user={u} onSaved={user.reload} />
-          </Card>
-          <Card>
-            <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />
-          </Card>
-          <Card>
-            <UserSessions key={`s${u.id}`} user={u} />
-          </Card>
-          <Card>
-            <UserContactChannels key={`c${u.id}`} user={u} />
-          </Card>
-          <Card>
-            <UserTeams key={`t${u.id}`} user={u} areaHref={areaHref} />
           </Card>
         </>
       ) : null}
