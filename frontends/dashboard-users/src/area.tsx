@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import type { ServerUser } from "@vestibule/js";
 import { Avatar, Button, CursorTable, Link, Select, TextField, matchPath, navigate, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
 import { CreateUserDialog } from "./create-user.tsx";
-import { FILTERS, SORTS, isFilter, isSort, listOptions, type FilterValue, type SortValue } from "./list-options.ts";
+import { EMAIL, METHODS, MFA, NO_FILTERS, SHOW, SORTS, dateRangeError, isOption, listOptions, type SortValue, type TableFilters } from "./list-options.ts";
 import { UserActions } from "./user-actions.tsx";
 import { UserDetail } from "./user-detail.tsx";
 
@@ -33,8 +33,17 @@ function UserList({ adminApp, basePath, project, areaHref }: AreaProps) {
   const { search } = useLocation();
   const [query, setQuery] = useState(search.get("q") ?? "");
   const debounced = useDebounced(query.trim(), 300);
-  const [sort, setSort] = useState<SortValue>(() => (isSort(search.get("sort")) ? (search.get("sort") as SortValue) : "signed-up-desc"));
-  const [filter, setFilter] = useState<FilterValue>(() => (isFilter(search.get("show")) ? (search.get("show") as FilterValue) : "all"));
+  const [sort, setSort] = useState<SortValue>(() => {
+    const v = search.get("sort");
+    return isOption(SORTS, v) ? v : "signed-up-desc";
+  });
+  const [filters, setFilters] = useState<TableFilters>(() => {
+    const v = search.get("show");
+    return { ...NO_FILTERS, show: isOption(SHOW, v) ? v : "all" };
+  });
+  const set = (change: Partial<TableFilters>) => setFilters((f) => ({ ...f, ...change }));
+  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS);
+  const rangeError = dateRangeError(filters);
   const [creating, setCreating] = useState(false);
   const [version, setVersion] = useState(0);
   const [refresh, setRefresh] = useState(0);
@@ -50,23 +59,38 @@ function UserList({ adminApp, basePath, project, areaHref }: AreaProps) {
       <form role="search" onSubmit={(e) => e.preventDefault()} className="vs-stack" style={{ gap: 8 }}>
         <TextField label="Search users" type="search" placeholder="E-mail, name or user ID" value={query} onChange={setQuery} hint="Matches part of a name or e-mail address, or a whole user ID." />
         <div className="vs-grid-2">
-          <Select label="Sort by" value={sort} onChange={(v) => isSort(v) && setSort(v)} options={SORTS.map((o) => ({ ...o }))} />
-          <Select label="Show" value={filter} onChange={(v) => isFilter(v) && setFilter(v)} options={FILTERS.map((o) => ({ ...o }))} />
+          <Select label="Sort by" value={sort} onChange={(v) => isOption(SORTS, v) && setSort(v)} options={SORTS.map((o) => ({ ...o }))} />
+          <Select label="Show" value={filters.show} onChange={(v) => isOption(SHOW, v) && set({ show: v })} options={SHOW.map((o) => ({ ...o }))} />
         </div>
+        <fieldset style={{ border: 0, padding: 0, margin: 0, display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))", gap: 12 }}>
+          <legend className="vs-sr-only">Filters</legend>
+          <Select label="E-mail" value={filters.email} onChange={(v) => isOption(EMAIL, v) && set({ email: v })} options={EMAIL.map((o) => ({ ...o }))} />
+          <Select label="Two-factor" value={filters.mfa} onChange={(v) => isOption(MFA, v) && set({ mfa: v })} options={MFA.map((o) => ({ ...o }))} />
+          <Select label="Sign-in method" value={filters.method} onChange={(v) => isOption(METHODS, v) && set({ method: v })} options={METHODS.map((o) => ({ ...o }))} />
+          <TextField label="Signed up from" type="date" value={filters.from} onChange={(v) => set({ from: v })} />
+          <TextField label="Signed up until" type="date" value={filters.to} onChange={(v) => set({ to: v })} error={rangeError} />
+        </fieldset>
+        {filtered ? (
+          <div>
+            <Button small variant="ghost" onClick={() => setFilters(NO_FILTERS)}>
+              Clear filters
+            </Button>
+          </div>
+        ) : null}
       </form>
       <CursorTable<ServerUser>
         caption="Users"
         pageSize={PAGE_SIZE}
-        resetKey={`${debounced}|${sort}|${filter}|${version}`}
+        resetKey={`${debounced}|${sort}|${JSON.stringify(filters)}|${version}`}
         refreshKey={refresh}
         fetchPage={async (cursor, limit) => {
           // One page per request, never the whole list; by default newest first with restricted users included.
-          const users = await adminApp.listUsers({ ...listOptions(sort, filter), cursor: cursor ?? undefined, limit, query: debounced || undefined });
+          const users = await adminApp.listUsers({ ...listOptions(sort, filters), cursor: cursor ?? undefined, limit, query: debounced || undefined });
           return { items: users, nextCursor: users.nextCursor };
         }}
         rowKey={(u) => u.id}
         onRowClick={(u) => navigate(`${basePath}/${u.id}`)}
-        empty={debounced ? `No user matches “${debounced}”.` : filter === "anonymous" ? "No anonymous users." : filter === "unrestricted" ? "No unrestricted users." : "No users yet."}
+        empty={debounced ? `No user matches “${debounced}”${filtered ? " with these filters" : ""}.` : filtered ? "No user matches these filters." : "No users yet."}
         columns={[
           {
             key: "user",

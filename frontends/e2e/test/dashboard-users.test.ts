@@ -98,8 +98,9 @@ describe("dashboard: users and API keys", () => {
       return { status: res.status, json: await res.json().catch(() => null) };
     };
     // Four users in sign-up order, one anonymous, one restricted by an administrator.
+    const extra: Record<string, Record<string, unknown>> = { bob: { password: PASSWORD }, dave: { primary_email_verified: true } };
     for (const [name, email] of [["alice", alice], ["bob", bob], ["carol", carol], ["dave", dave]] as const) {
-      const created = await server("/users", "POST", { primary_email: email });
+      const created = await server("/users", "POST", { primary_email: email, ...extra[name] });
       expect(created.status).toBe(201);
       ids[name] = created.json.id;
     }
@@ -116,6 +117,27 @@ describe("dashboard: users and API keys", () => {
     await shot(page, "users-table");
     await page.getByLabel("Sort by").selectOption({ label: "Oldest sign-ups first" });
     await expect.poll(shownEmails).toEqual([alice, bob, carol, dave]);
+    await page.getByLabel("Show").selectOption({ label: "Unrestricted users only" });
+    await expect.poll(shownEmails).toEqual([alice, bob, dave]);
+    await page.getByLabel("Show").selectOption({ label: "Restricted users only" });
+    await expect.poll(shownEmails).toEqual([carol]);
+    await page.getByLabel("Show").selectOption({ label: "All users (restricted included)" });
+    // The endpoint filters (GET /users?email_verified, has_mfa, auth_method, signed_up_*_millis), not the page.
+    await page.getByLabel("E-mail", { exact: true }).selectOption({ label: "Verified" });
+    await expect.poll(shownEmails).toEqual([dave]);
+    await page.getByLabel("E-mail", { exact: true }).selectOption({ label: "Not verified" });
+    await page.getByLabel("Sign-in method").selectOption({ label: "Password" });
+    await expect.poll(shownEmails).toEqual([bob]);
+    await page.getByLabel("Two-factor").selectOption({ label: "On" });
+    await table().getByText("No user matches these filters.").waitFor();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(shownEmails).toEqual([alice, bob, carol, dave]);
+    await page.getByLabel("Signed up from").fill("2099-01-02");
+    await table().getByText("No user matches these filters.").waitFor();
+    await page.getByLabel("Signed up until").fill("2099-01-01");
+    await page.getByText("The end date is before the start date.").waitFor();
+    await shot(page, "users-table-date-filter");
+    await page.getByRole("button", { name: "Clear filters" }).click();
     await page.getByLabel("Show").selectOption({ label: "Unrestricted users only" });
     await expect.poll(shownEmails).toEqual([alice, bob, dave]);
     await page.getByLabel("Show").selectOption({ label: "Anonymous users only" });

@@ -92,6 +92,12 @@ export class StackServerApp extends ServerObjects {
         query: options.query,
         include_anonymous: options.includeAnonymous || options.onlyAnonymous ? "true" : undefined,
         only_anonymous: options.onlyAnonymous ? "true" : undefined,
+        only_restricted: options.onlyRestricted ? "true" : undefined,
+        email_verified: options.emailVerified,
+        has_mfa: options.hasMfa,
+        auth_method: options.authMethod,
+        signed_up_after_millis: options.signedUpAfter?.getTime(),
+        signed_up_before_millis: options.signedUpBefore?.getTime(),
         include_restricted: options.includeRestricted ? "true" : undefined,
       },
     });
