@@ -27,7 +27,6 @@ function EnvSnippet({ keys, projectId, apiUrl }: { keys: InternalApiKeyFirstView
       </div>
       <CopyField
         label=".env file"
-        multiline
         value={envSnippet(framework, { projectId, apiUrl, publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey, superSecretAdminKey: keys.superSecretAdminKey })}
       />
       {framework === "vite" ? (

@@ -175,7 +175,7 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
                 A one-hour session as {name} is ready, marked as impersonation. Open your app, then paste this line into the browser console of that tab (Developer tools → Console): the
                 tab reloads signed in as {name}.
               </p>
-              <CopyField label="Impersonation snippet" value={snippet} multiline />
+              <CopyField label="Impersonation snippet" value={snippet} />
               {appUrl ? (
                 <div>
                   <a className="vs-btn vs-btn-primary" href={appUrl} target="_blank" rel="noopener noreferrer">

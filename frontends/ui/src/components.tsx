@@ -282,8 +282,8 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
   );
 }
 
-/** A value with a copy button (keys shown once, codes); `multiline` keeps its lines (an `.env` snippet). */
-export function CopyField({ label, value, multiline }: { label: string; value: string; multiline?: boolean }) {
+/** A value with a copy button (keys shown once, codes, `.env` lines): its lines are kept, long ones wrap. */
+export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   const id = useId();
   return (
@@ -292,15 +292,9 @@ export function CopyField({ label, value, multiline }: { label: string; value: s
         {label}
       </span>
       <div className="vs-row" style={{ flexWrap: "nowrap" }}>
-        {multiline ? (
-          <pre className="vs-code" aria-labelledby={id} style={{ flex: 1, margin: 0, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-testid={`copy-${label}`}>
-            {value}
-          </pre>
-        ) : (
-          <code className="vs-code" aria-labelledby={id} style={{ flex: 1 }} data-testid={`copy-${label}`}>
-            {value}
-          </code>
-        )}
+        <code className="vs-code" aria-labelledby={id} style={{ flex: 1, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-testid={`copy-${label}`}>
+          {value}
+        </code>
         <Button
           small
           onClick={() => {
