@@ -1,10 +1,12 @@
 /**
  * Internal API keys of a project (publishable client key, secret server key, super secret admin key). A new key set
- * is shown in full exactly once; listings show the last four characters. Keys can be revoked.
+ * is shown in full exactly once, with the `.env` lines for the app's framework (env-snippet.ts); listings show the
+ * last four characters. Keys can be revoked.
  */
 import { useState, type FormEvent } from "react";
 import type { InternalApiKeyFirstView } from "@vestibule/js";
-import { Alert, ApiKeyTable, Button, ConfirmButton, Card, CopyField, ErrorAlert, Select, Switch, TextField, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, ApiKeyTable, Button, ConfirmButton, Card, CopyField, ErrorAlert, Select, Switch, TextField, loadRuntimeConfig, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { FRAMEWORKS, envSnippet, type Framework } from "./env-snippet.ts";
 
 const EXPIRY = [
   { value: "30", label: "30 days" },
@@ -15,8 +17,29 @@ const EXPIRY = [
 
 const last = (k: { lastFour: string } | null) => (k ? <code className="vs-code">…{k.lastFour}</code> : "—");
 
-export default function KeysArea({ adminApp }: AreaProps) {
+/** The new keys as `.env` lines, for the framework chosen. */
+function EnvSnippet({ keys, projectId, apiUrl }: { keys: InternalApiKeyFirstView; projectId: string; apiUrl: string | null }) {
+  const [framework, setFramework] = useState<Framework>("nextjs");
+  return (
+    <div className="vs-stack" style={{ gap: 8 }}>
+      <div style={{ maxWidth: 280 }}>
+        <Select label="Your app's framework" value={framework} onChange={(v) => setFramework(v as Framework)} options={FRAMEWORKS.map((f) => ({ ...f }))} />
+      </div>
+      <CopyField
+        label=".env file"
+        value={envSnippet(framework, { projectId, apiUrl, publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey, superSecretAdminKey: keys.superSecretAdminKey })}
+      />
+      {framework === "vite" ? (
+        <span className="vs-muted">Vite exposes only VITE_ variables to your code: pass them to the SDK (baseUrl, projectId, publishableClientKey).</span>
+      ) : null}
+    </div>
+  );
+}
+
+export default function KeysArea({ adminApp, project, frontendsOrigin }: AreaProps) {
   useTitle("API keys · Vestibule");
+  // The API's address for the .env lines (absent where the area runs without the platform's config).
+  const apiUrl = useLoad(async () => (await loadRuntimeConfig(frontendsOrigin ?? "").catch(() => null))?.apiUrl ?? null, [frontendsOrigin]);
   const keys = useLoad(() => adminApp.listInternalApiKeys(), [adminApp]);
   const [description, setDescription] = useState("");
   const [expiry, setExpiry] = useState("365");
@@ -46,6 +69,7 @@ export default function KeysArea({ adminApp }: AreaProps) {
             {created.publishableClientKey ? <CopyField label="Publishable client key" value={created.publishableClientKey} /> : null}
             {created.secretServerKey ? <CopyField label="Secret server key" value={created.secretServerKey} /> : null}
             {created.superSecretAdminKey ? <CopyField label="Super secret admin key" value={created.superSecretAdminKey} /> : null}
+            <EnvSnippet keys={created} projectId={project.id} apiUrl={apiUrl.value ?? null} />
             <div>
               <Button small onClick={() => setCreated(null)}>
                 I have copied them

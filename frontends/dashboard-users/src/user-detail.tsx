@@ -1,7 +1,14 @@
+/**
+ * A user's detail page: what the dashboard knows of them (verification, sign-in methods, passkeys, two-factor,
+ * restriction), their actions (user-actions.tsx), profile, metadata and restriction editors, linked OAuth accounts,
+ * sessions, contact channels and teams (user-sections.tsx). Removing anything asks first.
+ */
 import { useState, type FormEvent } from "react";
 import type { ServerUser } from "@vestibule/js";
 import { RestrictionEditor, restrictionText } from "./restriction.tsx";
-import { Alert, Avatar, Button, Card, CopyField, Dialog, ErrorAlert, Link, Skeleton, Table, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { UserActions } from "./user-actions.tsx";
+import { UserContactChannels, UserSessions, UserTeams } from "./user-sections.tsx";
+import { Alert, Avatar, Button, Card, ConfirmButton, ErrorAlert, Link, Skeleton, Table, TextArea, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 
 /** `is not valid JSON` (spec §5) when the text does not parse; an empty text means null. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -46,9 +53,15 @@ function LinkedAccounts({ user, onChanged }: { user: ServerUser; onChanged: () =
             key: "a",
             header: <span className="vs-sr-only">Actions</span>,
             render: (l) => (
-              <Button small variant="danger" disabled={removeState.pending} onClick={() => void remove(l.id)}>
+              <ConfirmButton
+                title={`Remove the linked ${l.type} account?`}
+                message={`${user.primaryEmail ?? user.displayName ?? "The user"} can no longer sign in with this ${l.type} account${l.email ? ` (${l.email})` : ""}, and your app loses access to it. They can link it again themselves.`}
+                confirmLabel="Remove account"
+                disabled={removeState.pending}
+                onConfirm={() => remove(l.id)}
+              >
                 Remove<span className="vs-sr-only"> {l.type} account</span>
-              </Button>
+              </ConfirmButton>
             ),
           },
         ]}
@@ -151,19 +164,9 @@ function ProfileEditor({ user, onSaved }: { user: ServerUser; onSaved: () => Pro
   );
 }
 
-export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId: string }) {
+export function UserDetail({ adminApp, basePath, userId, project, areaHref }: AreaProps & { userId: string }) {
   const user = useLoad(() => adminApp.getUser(userId), [adminApp, userId]);
-  const [impersonation, setImpersonation] = useState<{ refreshToken: string | null } | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [impersonate, impersonateState] = useAction(async () => {
-    const session = await user.value!.createSession({ isImpersonation: true, expiresInMillis: 3_600_000 });
-    const t = await session.getTokens();
-    setImpersonation({ refreshToken: t.refreshToken });
-  });
-  const [remove, removeState] = useAction(async () => {
-    await user.value!.delete();
-    navigate(basePath);
-  });
+  const domains = useLoad(async () => (await adminApp.getProject()).config.domains, [adminApp]);
   const u = user.value;
   useTitle(`${u?.primaryEmail ?? "User"} · Vestibule`);
   return (
@@ -181,10 +184,11 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
           <Card className="vs-stack">
             <div className="vs-row" style={{ gap: 16 }}>
               <Avatar name={u.displayName} email={u.primaryEmail} imageUrl={u.profileImageUrl} size={56} />
-              <div>
+              <div style={{ flex: "1 1 auto", minWidth: 0, overflowWrap: "anywhere" }}>
                 <h1 style={{ margin: 0, fontSize: "1.4rem" }}>{u.displayName ?? u.primaryEmail ?? "Unnamed user"}</h1>
                 <div className="vs-muted">{u.primaryEmail}</div>
               </div>
+              <UserActions user={u} projectId={project.id} domains={domains.value} areaHref={areaHref} onChanged={user.reload} onDeleted={() => navigate(basePath)} small={false} />
             </div>
             <dl className="vs-kv">
               <dt>User ID</dt>
@@ -203,11 +207,23 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
               <dd>
                 <PasskeyCount key={`k${u.id}`} user={u} />
               </dd>
-              <dt>Two-factor</dt>
-              <dd>{u.isMultiFactorRequired ? "On" : "Off"}</dd>
+              <dt>Two-factor (authenticator app)</dt>
+              <dd data-testid="mfa-state">{u.isMultiFactorRequired ? "On: sign-in asks for a code from their authenticator app" : "Off"}</dd>
               <dt>Restriction</dt>
               <dd>{restrictionText(u)}</dd>
             </dl>
+          </Card>
+          <Card>
+            <UserContactChannels key={`c${u.id}`} user={u} />
+          </Card>
+          <Card>
+            <UserSessions key={`s${u.id}`} user={u} />
+          </Card>
+          <Card>
+            <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />
+          </Card>
+          <Card>
+            <UserTeams key={`t${u.id}`} user={u} areaHref={areaHref} />
           </Card>
           <Card>
             <ProfileEditor key={`p${u.id}`} user={u} onSaved={user.reload} />
@@ -218,40 +234,6 @@ export function UserDetail({ adminApp, basePath, userId }: AreaProps & { userId:
           <Card>
             <RestrictionEditor key={`r${u.id}:${u.restrictedByAdmin}`} user={u} onSaved={user.reload} />
           </Card>
-          <Card>
-            <LinkedAccounts key={`l${u.id}`} user={u} onChanged={user.reload} />
-          </Card>
-          <Card className="vs-stack">
-            <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Impersonate</h2>
-            <p className="vs-muted" style={{ margin: 0 }}>
-              Creates a one-hour session as this user, marked as impersonation, to see your app as they do.
-            </p>
-            <ErrorAlert error={impersonateState.error} />
-            {impersonation?.refreshToken ? <CopyField label="Impersonation refresh token" value={impersonation.refreshToken} /> : null}
-            <div>
-              <Button onClick={() => void impersonate()} loading={impersonateState.pending}>
-                Create impersonation session
-              </Button>
-            </div>
-          </Card>
-          <Card className="vs-stack">
-            <h2 style={{ margin: 0, fontSize: "1.15rem" }}>Delete user</h2>
-            <div>
-              <Button variant="danger" onClick={() => setConfirmDelete(true)}>
-                Delete user
-              </Button>
-            </div>
-          </Card>
-          <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this user?">
-            <p style={{ margin: 0 }}>{u.primaryEmail ?? u.id} and all their sessions are removed. This cannot be undone.</p>
-            <ErrorAlert error={removeState.error} />
-            <div className="vs-row">
-              <Button variant="danger" loading={removeState.pending} onClick={() => void remove()}>
-                Delete
-              </Button>
-              <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
-            </div>
-          </Dialog>
         </>
       ) : null}
     </div>

@@ -282,7 +282,7 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
   );
 }
 
-/** A value with a copy button (keys shown once, codes). */
+/** A value with a copy button (keys shown once, codes, `.env` lines): its lines are kept, long ones wrap. */
 export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   const id = useId();
@@ -292,7 +292,7 @@ export function CopyField({ label, value }: { label: string; value: string }) {
         {label}
       </span>
       <div className="vs-row" style={{ flexWrap: "nowrap" }}>
-        <code className="vs-code" aria-labelledby={id} style={{ flex: 1 }} data-testid={`copy-${label}`}>
+        <code className="vs-code" aria-labelledby={id} style={{ flex: 1, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-testid={`copy-${label}`}>
           {value}
         </code>
         <Button

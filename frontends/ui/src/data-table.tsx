@@ -92,12 +92,15 @@ export function CursorTable<T>({
   fetchPage,
   pageSize,
   resetKey,
+  refreshKey = 0,
   ...table
 }: {
   fetchPage: (cursor: string | null, limit: number) => Promise<Page<T>>;
   pageSize: number;
   /** Changing it (e.g. a new search) starts again at the first page. */
   resetKey: string;
+  /** Changing it reloads the page shown, in place (its rows stay until the new ones arrive), e.g. after an edit. */
+  refreshKey?: number;
   columns: readonly Column<T>[];
   rowKey: (row: T) => string;
   onRowClick?: (row: T) => void;
@@ -134,6 +137,14 @@ export function CursorTable<T>({
     void load(null, 0, [null]);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resetKey, pageSize]);
+
+  const shownRefresh = useRef(refreshKey);
+  useEffect(() => {
+    if (shownRefresh.current === refreshKey) return;
+    shownRefresh.current = refreshKey;
+    void load(cursors[cursors.length - 1] ?? null, cursors.length - 1, cursors);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshKey]);
 
   const index = cursors.length - 1;
   const shownRows = page?.items ?? [];

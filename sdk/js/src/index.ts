@@ -49,6 +49,8 @@ export type { WebAuthnCeremonyCode } from "./passkeys.ts";
 export { duplicateAppMessage } from "./app-registry.ts";
 export { CLIENT_VERSION, SDK_NAME, SDK_VERSION } from "./version.ts";
 export { KnownError, KnownErrors, NetworkError, Result, StatusError } from "@vestibule/sdk-core";
+/** The cookies of the browser token store (the dashboard's impersonation line writes the refresh one). */
+export { ACCESS_TOKEN_COOKIE_NAME, refreshTokenCookieName } from "@vestibule/sdk-core";
 export type { KnownErrorCode, TokenPair } from "@vestibule/sdk-core";
 export type * from "./types.ts";
 

@@ -1,5 +1,5 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { FindUserByAuthEmailResponseSchema, UserService, type FindUserByAuthEmailResponse, type UpdateUserRequest } from "@vestibule/proto/identity/v1/user_service";
+import { FindUserByAuthEmailResponseSchema, UserService, type FindUserByAuthEmailResponse, type ListUsersRequest, type UpdateUserRequest } from "@vestibule/proto/identity/v1/user_service";
 import { create } from "@bufbuild/protobuf";
 import { uniqueViolation, withTransaction, type PoolClient } from "@vestibule/shared/db";
 import { knownError, statusError } from "@vestibule/shared/errors";
@@ -19,7 +19,7 @@ import { IdentityEvents } from "./events.ts";
 import { createNewUserSetup } from "./new-user-setup.ts";
 import { contactChannelStore, type ContactChannelRow } from "./store/contact-channel-store.ts";
 import type { SearchPools } from "./store/search-pools.ts";
-import { userStore, type StoredOAuthProvider, type UserFields, type UserRow } from "./store/user-store.ts";
+import { userStore, type AuthMethod, type StoredOAuthProvider, type UserFields, type UserFilters, type UserRow } from "./store/user-store.ts";
 import {
   aggregateKeyOf,
   ensureAuthEmailFree,
@@ -84,6 +84,28 @@ function adminRestriction(
     restricted_by_admin_reason: r === undefined ? (before?.reason ?? null) : r,
     restricted_by_admin_private_details: d === undefined ? (before?.details ?? null) : d,
   };
+}
+
+const AUTH_METHODS: readonly string[] = ["password", "otp", "passkey", "oauth"] satisfies AuthMethod[];
+/** Sign-up bounds: from the epoch to the year 9999 (what timestamptz and Date both hold). */
+const MAX_MILLIS = 253_402_300_799_999n;
+
+/** The users table's filters of a listing (400 on a bad one); undefined without any. */
+function listFilters(req: ListUsersRequest): UserFilters | undefined {
+  if (req.authMethod && !AUTH_METHODS.includes(req.authMethod)) throw statusError(400, "auth_method must be password, otp, passkey or oauth.");
+  for (const [field, v] of [["signed_up_after_millis", req.signedUpAfterMillis], ["signed_up_before_millis", req.signedUpBeforeMillis]] as const) {
+    if (v < 0n || v > MAX_MILLIS) throw statusError(400, `${field} must be a time in epoch milliseconds.`);
+  }
+  const iso = (v: bigint) => (v > 0n ? new Date(Number(v)).toISOString() : undefined);
+  const filters: UserFilters = {
+    emailVerified: req.emailVerified,
+    hasMfa: req.hasMfa,
+    authMethod: (req.authMethod || undefined) as AuthMethod | undefined,
+    signedUpAfter: iso(req.signedUpAfterMillis),
+    signedUpBefore: iso(req.signedUpBeforeMillis),
+    onlyRestricted: req.onlyRestricted ? { requireEmailVerification: req.requireEmailVerification } : undefined,
+  };
+  return Object.values(filters).some((v) => v !== undefined) ? filters : undefined;
 }
 
 function isForeignKeyViolation(err: unknown): boolean {
@@ -268,6 +290,7 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
       const none = { users: [], nextCursor: "" };
       if (req.orderBy !== "" && req.orderBy !== "signed_up_at" && req.orderBy !== "last_active_at") throw statusError(400, "order_by must be signed_up_at or last_active_at.");
       if (req.onlyAnonymous && !req.includeAnonymous) throw statusError(400, "only_anonymous=true requires include_anonymous=true");
+      const filters = listFilters(req);
       const orderBy = req.orderBy === "last_active_at" ? "last_active_at" : "signed_up_at";
       let from: { signedUpAt: string; id: string } | undefined;
       if (req.cursor) {
@@ -296,8 +319,9 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
           userIds,
           onlyAnonymous: req.onlyAnonymous,
           // include_anonymous also includes restricted users (as the reference does).
-          excludeRestricted: req.includeRestricted || req.includeAnonymous ? undefined : { requireEmailVerification: req.requireEmailVerification },
+          excludeRestricted: req.includeRestricted || req.includeAnonymous || req.onlyRestricted ? undefined : { requireEmailVerification: req.requireEmailVerification },
           orderBy,
+          filters,
         },
         searchPools,
       );

@@ -4,7 +4,8 @@ import type { UpdateUserRequest } from "@vestibule/proto/identity/v1/user_servic
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UpdateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
 import { knownError, statusError } from "@vestibule/shared/errors";
-import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, PAGE_LIMIT_MAX, PageLimit, QueryBoolean, UserIdOrMe, Uuid } from "../../validation/index.ts";
+import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, PAGE_LIMIT_MAX, PageLimit, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
+
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { UserCache } from "../../auth/user-cache.ts";
@@ -13,6 +14,9 @@ import { defineRoute } from "../route.ts";
 import { resolveUserId } from "../helpers.ts";
 import { AccessType } from "@vestibule/proto/teams_permissions/v1/team";
 import { selectedTeamOf, selectedTeamsOf } from "../selected-teams.ts";
+
+/** The latest sign-up bound GET /users accepts: the end of the year 9999 (what dates hold), in epoch milliseconds. */
+const MAX_MILLIS = 253_402_300_799_999;
 
 const ANY = ["client", "server", "admin"] as const;
 const SERVER = ["server", "admin"] as const;
@@ -291,6 +295,13 @@ export const listUsersRoute = defineRoute({
       include_restricted: Optional(QueryBoolean()),
       only_anonymous: Optional(QueryBoolean()),
       team_id: Optional(Uuid()),
+      // The dashboard's users-table filters (Vestibule extensions; identity answers 400 to an impossible time).
+      email_verified: Optional(QueryBoolean()),
+      has_mfa: Optional(QueryBoolean()),
+      auth_method: Optional(OneOf(["password", "otp", "passkey", "oauth"])),
+      signed_up_after_millis: Optional(QueryInteger({ minimum: 0, maximum: MAX_MILLIS })),
+      signed_up_before_millis: Optional(QueryInteger({ minimum: 0, maximum: MAX_MILLIS })),
+      only_restricted: Optional(QueryBoolean()),
     }),
   },
   async handler({ auth, query, clients, teamCache }) {
@@ -313,6 +324,12 @@ export const listUsersRoute = defineRoute({
       requireEmailVerification: project.requireEmailVerification,
       onlyAnonymous: query.only_anonymous === true,
       orderBy: query.order_by ?? "",
+      emailVerified: query.email_verified,
+      hasMfa: query.has_mfa,
+      authMethod: query.auth_method ?? "",
+      signedUpAfterMillis: BigInt(query.signed_up_after_millis ?? 0),
+      signedUpBeforeMillis: BigInt(query.signed_up_before_millis ?? 0),
+      onlyRestricted: query.only_restricted === true,
     });
     const selected = await selectedTeamsOf(teamCache, auth.projectId, res.users);
     return {

@@ -81,12 +81,28 @@ export interface ServerUserCreateOptions {
 export interface ServerListUsersOptions {
   cursor?: string;
   limit?: number;
-  orderBy?: "signedUpAt";
+  /** "lastActiveAt" is a Vestibule extension (GET /users?order_by=last_active_at). */
+  orderBy?: "signedUpAt" | "lastActiveAt";
   desc?: boolean;
   query?: string;
   includeAnonymous?: boolean;
+  /** Only anonymous users (Vestibule extension; GET /users?only_anonymous=true, implies includeAnonymous). */
+  onlyAnonymous?: boolean;
   /** Also users who are restricted (unverified where verification is required, or restricted by an admin). */
   includeRestricted?: boolean;
+  // Filters of the dashboard's users table (Vestibule extensions of GET /users).
+  /** Only restricted users (implies includeRestricted). */
+  onlyRestricted?: boolean;
+  /** Whether the primary e-mail is verified (false includes users without one). */
+  emailVerified?: boolean;
+  /** Whether two-factor (TOTP) is on. */
+  hasMfa?: boolean;
+  /** A sign-in method the user has. */
+  authMethod?: "password" | "otp" | "passkey" | "oauth";
+  /** Signed up at or after this time. */
+  signedUpAfter?: Date;
+  /** Signed up before this time. */
+  signedUpBefore?: Date;
 }
 
 // ---- Teams -------------------------------------------------------------------------------------------------

@@ -31,7 +31,32 @@ export interface ListUsersQuery {
   readonly excludeRestricted?: { readonly requireEmailVerification: boolean };
   /** Listing order: sign-up time (default) or last activity (sign-up time until the user is seen again). */
   readonly orderBy?: "signed_up_at" | "last_active_at";
+  /** Filters of the dashboard's users table. */
+  readonly filters?: UserFilters;
 }
+
+export type AuthMethod = "password" | "otp" | "passkey" | "oauth";
+
+export interface UserFilters {
+  /** Whether the primary e-mail is verified (false includes users without one). */
+  readonly emailVerified?: boolean;
+  /** Whether two-factor (TOTP) is on. */
+  readonly hasMfa?: boolean;
+  /** A sign-in method the user has. */
+  readonly authMethod?: AuthMethod;
+  /** Signed up at or after / before these instants (ISO strings). */
+  readonly signedUpAfter?: string;
+  readonly signedUpBefore?: string;
+  /** Only restricted users (restrictionConditions negated); anonymous ones are governed by includeAnonymous. */
+  readonly onlyRestricted?: { readonly requireEmailVerification: boolean };
+}
+
+const AUTH_METHOD_CONDITIONS: Record<AuthMethod, string> = {
+  password: "u.has_password",
+  otp: "u.otp_auth_enabled",
+  passkey: "u.passkey_auth_enabled",
+  oauth: "jsonb_array_length(u.oauth_providers) > 0",
+};
 
 /** The sort key of a listing, as an expression on users u. */
 function sortKey(q: ListUsersQuery, alias: string): string {
@@ -149,11 +174,28 @@ class PageQuery {
     if (q.onlyAnonymous) this.conditions.push("u.is_anonymous");
     if (q.excludeRestricted) this.conditions.push(...restrictionConditions(q.excludeRestricted.requireEmailVerification));
     if (q.userIds) this.conditions.push(`u.id = ANY(${this.param(q.userIds)}::uuid[])`);
+    if (q.filters) this.conditions.push(...this.filterConditions(q.filters));
     // Keyset: the page starts at the cursor user (inclusive).
     if (q.from) {
       const at = `${this.param(q.from.signedUpAt)}::timestamptz, ${this.param(q.from.id)}::uuid`;
       this.conditions.push(`(${sortKey(q, "u")}, u.id) ${q.desc ? "<=" : ">="} (${at})`);
     }
+  }
+
+  /**
+   * The conditions of the table filters. The listing walks its order index and stops once the page is full, so a rare
+   * filter reads more rows per page; these are admin-only listings.
+   */
+  private filterConditions(f: UserFilters): string[] {
+    const out: string[] = [];
+    const verified = "EXISTS (SELECT 1 FROM contact_channels v WHERE v.user_id = u.id AND v.is_primary AND v.is_verified)";
+    if (f.emailVerified !== undefined) out.push(f.emailVerified ? verified : `NOT ${verified}`);
+    if (f.hasMfa !== undefined) out.push(f.hasMfa ? "u.requires_totp_mfa" : "NOT u.requires_totp_mfa");
+    if (f.authMethod) out.push(AUTH_METHOD_CONDITIONS[f.authMethod]);
+    if (f.signedUpAfter) out.push(`u.signed_up_at >= ${this.param(f.signedUpAfter)}::timestamptz`);
+    if (f.signedUpBefore) out.push(`u.signed_up_at < ${this.param(f.signedUpBefore)}::timestamptz`);
+    if (f.onlyRestricted) out.push(`(u.is_anonymous OR NOT (${restrictionConditions(f.onlyRestricted.requireEmailVerification).join(" AND ")}))`);
+    return out;
   }
 
   param(value: unknown): string {
@@ -206,7 +248,7 @@ const SEARCH_WALK_MIN_MATCHES = 11;
 const searchPaths = new LoadingCache<"walk" | "trigram">(() => Promise.reject(new Error("searchPaths is filled with set()")), { ttlMs: 10 * 60_000, maxEntries: 20_000 });
 
 function searchPathKey(q: ListUsersQuery, search: string): string {
-  return `${q.projectId}|${q.includeAnonymous ? 1 : 0}|${q.onlyAnonymous ? 1 : 0}|${q.excludeRestricted ? (q.excludeRestricted.requireEmailVerification ? 2 : 1) : 0}|${q.orderBy ?? ""}|${search.toLowerCase()}`;
+  return `${JSON.stringify(q.filters ?? null)}|${q.projectId}|${q.includeAnonymous ? 1 : 0}|${q.onlyAnonymous ? 1 : 0}|${q.excludeRestricted ? (q.excludeRestricted.requireEmailVerification ? 2 : 1) : 0}|${q.orderBy ?? ""}|${search.toLowerCase()}`;
 }
 
 /** A name for a prepared statement, derived from its text (one plan per distinct statement and connection). */

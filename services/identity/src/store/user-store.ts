@@ -4,7 +4,7 @@ import { userListing } from "./user-listing.ts";
 import { SELECT_USER, selectUsers, type NewUser, type StoredOAuthProvider, type UserFields, type UserRow } from "./user-rows.ts";
 
 export type { NewUser, StoredOAuthProvider, UserFields, UserRow } from "./user-rows.ts";
-export type { ListUsersQuery } from "./user-listing.ts";
+export type { AuthMethod, ListUsersQuery, UserFilters } from "./user-listing.ts";
 export type { DailyStatRow, NewlyActive } from "./user-activity-store.ts";
 
 /**

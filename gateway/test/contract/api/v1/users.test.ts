@@ -109,6 +109,36 @@ describe("/api/v1/users", () => {
   });
 });
 
+describe("/api/v1/users filters of the dashboard's users table (issue 21, Vestibule extensions)", () => {
+  it("filters by verified e-mail, two-factor, sign-in method, sign-up dates and restriction; rejects bad values with 400", async () => {
+    const ft = `filter-${tag}`;
+    const make = async (body: Record<string, unknown>) => {
+      const res = await call(stack, "POST", "/api/v1/users", { headers: server(), body: { display_name: `${ft} ${Object.keys(body).join(" ")}`, ...body } });
+      expect(res.status).toBe(201);
+      return res.json.id as string;
+    };
+    const verified = await make({ primary_email: `${ft}-v@example.com`, primary_email_verified: true, password: "correct-horse-battery-7" });
+    const mfa = await make({ primary_email: `${ft}-m@example.com`, totp_secret_base64: Buffer.from("12345678901234567890").toString("base64") });
+    const restricted = await make({ restricted_by_admin: true, otp_auth_enabled: false });
+    const ids = async (q: string) => {
+      const res = await call(stack, "GET", `/api/v1/users?query=${ft}&include_restricted=true&${q}`, { headers: server() });
+      expect(res.status).toBe(200);
+      return res.json.items.map((u: { id: string }) => u.id);
+    };
+    expect(await ids("email_verified=true")).toEqual([verified]);
+    expect(await ids("email_verified=false")).toEqual([mfa, restricted]);
+    expect(await ids("has_mfa=true")).toEqual([mfa]);
+    expect(await ids("auth_method=password")).toEqual([verified]);
+    expect(await ids("only_restricted=true")).toEqual([restricted]);
+    const at = (await call(stack, "GET", `/api/v1/users/${mfa}`, { headers: server() })).json.signed_up_at_millis as number;
+    expect(await ids(`signed_up_after_millis=${at}`)).toEqual([mfa, restricted]);
+    expect(await ids(`signed_up_before_millis=${at}`)).toEqual([verified]);
+    for (const bad of ["email_verified=yes", "has_mfa=1", "auth_method=magic", "signed_up_after_millis=-1", "signed_up_before_millis=abc", "signed_up_after_millis=1e20", "only_restricted=maybe"]) {
+      expectKnownError(await call(stack, "GET", `/api/v1/users?${bad}`, { headers: server() }), 400, "SCHEMA_ERROR");
+    }
+  });
+});
+
 describe("text PostgreSQL cannot store (issue 12)", () => {
   it("answers NUL in any string parameter with a SCHEMA_ERROR naming it, never a 500, and stores nothing", async () => {
     const search = await call(stack, "GET", "/api/v1/users?query=%00", { headers: server() });
