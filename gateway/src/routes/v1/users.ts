@@ -5,7 +5,6 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UpdateUserRequestSchema } from "@vestibule/proto/identity/v1/user_service";
 import { knownError, statusError } from "@vestibule/shared/errors";
 import { Base64, DisplayName, Email, ImageUrl, LooseEmail, Metadata, Nullable, Obj, OneOf, Optional, PAGE_LIMIT_MAX, PageLimit, QueryBoolean, QueryInteger, UserIdOrMe, Uuid } from "../../validation/index.ts";
-
 import type { RequestAuth } from "../../auth/request-auth.ts";
 import type { ServiceClients } from "../../clients.ts";
 import type { UserCache } from "../../auth/user-cache.ts";
