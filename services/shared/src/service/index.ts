@@ -16,7 +16,7 @@ import { SERVICES, type ServiceName } from "./registry.ts";
 export function commonConfigSpec(defaultPort: number) {
   return {
     databaseUrl: str("DATABASE_URL", "PostgreSQL connection string; each service uses its own schema in it"),
-    natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222); unset = embedded Postgres event bus"),
+    natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222; a cluster's nodes comma-separated); unset = embedded Postgres event bus"),
     masterKeys: masterKeys("VESTIBULE_MASTER_KEYS", "master keys wrapping the data keys of secrets at rest: <id>:<base64 32 bytes>[,...], first is active"),
     serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication (≥ 32 random characters)", { check: serviceSecretProblem }),
     acceptV1ServiceTokens: oneOf("VESTIBULE_ACCEPT_V1_SERVICE_TOKENS", "also accept the previous release's unbound service tokens (only during a rolling upgrade)", ["true", "false"], "false"),
@@ -30,6 +30,11 @@ export function commonConfigSpec(defaultPort: number) {
       default: 24 * 7,
       min: 1,
       max: 24 * 365,
+    }),
+    eventReplicas: int("VESTIBULE_EVENT_REPLICAS", "copies of each JetStream stream: 1 (default) on one NATS server, 3 on a 3-node cluster", {
+      default: 1,
+      min: 1,
+      max: 5,
     }),
     dbPoolSize: int("VESTIBULE_DB_POOL_SIZE", "max Postgres connections of this process", { default: 10, min: 1, max: 200 }),
     metricsPort: int("VESTIBULE_METRICS_PORT", "plain-HTTP port of Prometheus GET /metrics; 0 (default) = not served", { default: 0, min: 0, max: 65535 }),
@@ -75,11 +80,11 @@ export interface RunningService {
 const RUNTIME_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
 
 export function createBus(
-  config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix"> & Partial<Pick<CommonConfig, "eventRetentionHours">>,
+  config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix"> & Partial<Pick<CommonConfig, "eventRetentionHours" | "eventReplicas">>,
   log: Logger,
 ): EventBus {
   return config.natsUrl
-    ? new NatsBus(config.natsUrl, log, config.eventPrefix, config.eventRetentionHours)
+    ? new NatsBus(config.natsUrl, log, config.eventPrefix, config.eventRetentionHours, config.eventReplicas)
     : new PgBus(config.databaseUrl, log, config.eventRetentionHours);
 }
 
