@@ -2,9 +2,10 @@
  * A small HTTP balancer for the gateways of `npm run start:cluster` (loopback, development and fault tests; in
  * production a real load balancer does this). Round-robin over the backends whose `GET /health` answered 200 at the
  * last probe (every `probeMs`), so a draining gateway (SIGTERM: /health 503) gets no new requests while it finishes
- * the ones it has. A request moves to another backend only when the backend cannot have seen it: connection refused,
- * or a kept-alive connection the backend closed before the request went out (Node's documented `reusedSocket` +
- * ECONNRESET case). Anything else that fails before an answer is a 502. Adds X-Forwarded-For (the gateways run with
+ * the ones it has. A request moves to another backend only when that cannot run it twice: a GET or HEAD that failed
+ * before its answer started, or any request the backend cannot have seen (connection refused, or a kept-alive
+ * connection the backend closed before the request went out: Node's documented `reusedSocket` + ECONNRESET case).
+ * Anything else that fails before an answer is a 502. Adds X-Forwarded-For (the gateways run with
  * VESTIBULE_TRUST_PROXY=1).
  */
 import http from "node:http";
@@ -25,6 +26,9 @@ export interface Balancer {
   healthy(): readonly string[];
   close(): Promise<void>;
 }
+
+/** Methods HTTP defines as safe: a GET or HEAD cut off before its answer is sent to another gateway. */
+const safeMethod = (method: string | undefined): boolean => method === "GET" || method === "HEAD";
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
 
@@ -75,7 +79,10 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
       headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${String(req.headers["x-forwarded-for"])}, ${peer}` : peer;
       headers["content-length"] = String(body.length);
       const out = http.request({ host: b.url.hostname, port: b.url.port, method: req.method, path: req.url, headers, agent: b.agent }, resolve);
-      out.once("error", (err: NodeJS.ErrnoException) => reject(Object.assign(err, { retryable: err.code === "ECONNREFUSED" || (out.reusedSocket && err.code === "ECONNRESET") })));
+      const safe = safeMethod(req.method);
+      out.once("error", (err: NodeJS.ErrnoException) =>
+        reject(Object.assign(err, { retryable: safe || err.code === "ECONNREFUSED" || (out.reusedSocket && err.code === "ECONNRESET") })),
+      );
       out.end(body);
     });
 

@@ -3,7 +3,7 @@
  * (the Debian package's binary, or NATS_SERVER_BIN) on loopback, free ports, storage in a temporary directory that
  * is removed on stop. Nodes can be stopped and started again (same ports, same storage) to play outages.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +34,12 @@ export interface NatsCluster {
   running(index: number): boolean;
   /** Stops every node and removes the storage. Idempotent. */
   stop(): Promise<void>;
+}
+
+/** Whether the nats-server binary (NATS_SERVER_BIN or on PATH) runs. */
+export function natsServerAvailable(): boolean {
+  const res = spawnSync(process.env.NATS_SERVER_BIN || "nats-server", ["--version"], { stdio: "ignore" });
+  return res.status === 0;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
