@@ -18,8 +18,12 @@ export interface Tally {
   samples: string[];
 }
 
+export type Counts = Record<Kind, { requests: number; failed: number }>;
+
 export interface Load {
   readonly tally: Readonly<Record<Kind, Tally>>;
+  /** Requests and failures so far, per kind (subtract two with `countsSince`). */
+  snapshot(): Counts;
   /** Successful PATCHes (each committed a write, so an event). */
   okWrites(): number;
   /** Stops the workers and waits for their last requests. */
@@ -98,12 +102,21 @@ export async function startLoad(tp: TestPlatform, opts: { users?: number; worker
   });
   return {
     tally,
+    snapshot: () => Object.fromEntries(KINDS.map((k) => [k, { requests: tally[k].requests, failed: tally[k].failed }])) as Counts,
     okWrites: () => okWrites,
     async stop() {
       running = false;
       await Promise.all(loops);
     },
   };
+}
+
+/** Requests and failures since `before`, per kind and in all. */
+export function countsSince(load: Load, before: Counts): Counts & { all: { requests: number; failed: number } } {
+  const now = load.snapshot();
+  const d = Object.fromEntries(KINDS.map((k) => [k, { requests: now[k].requests - before[k].requests, failed: now[k].failed - before[k].failed }])) as Counts;
+  const all = { requests: KINDS.reduce((s, k) => s + d[k].requests, 0), failed: KINDS.reduce((s, k) => s + d[k].failed, 0) };
+  return { ...d, all };
 }
 
 /** identity.user.updated.v1 events in identity's outbox, and how many of them each consumer (any schema) processed. */
