@@ -149,6 +149,28 @@ export async function countUserUpdatedEvents(databaseUrl: string): Promise<{ pro
   }
 }
 
+export type EventCounts = Awaited<ReturnType<typeof countUserUpdatedEvents>>;
+
+/** Every event published and processed by each consumer (one at least), or what there is after `timeoutMs`. */
+export async function waitForEvents(databaseUrl: string, timeoutMs = 30_000): Promise<{ events: EventCounts; seconds: number }> {
+  const start = Date.now();
+  const caughtUp = (e: EventCounts) => e.unpublished === 0 && Object.keys(e.consumers).length > 0 && Object.values(e.consumers).every((n) => n === e.produced);
+  let events = await countUserUpdatedEvents(databaseUrl);
+  while (!caughtUp(events) && Date.now() - start < timeoutMs) {
+    await new Promise((r) => setTimeout(r, 250));
+    events = await countUserUpdatedEvents(databaseUrl);
+  }
+  return { events, seconds: (Date.now() - start) / 1000 };
+}
+
+/** The events table of a fault test (`since`: the counts before it; the consumers' columns are for the whole run). */
+export function eventRows(events: EventCounts, since: EventCounts, okWrites: number, seconds: number): Array<Array<string | number>> {
+  return [
+    ["produced in this test", "its successful PATCHes", "produced in all", "unpublished", ...Object.keys(events.consumers).map((c) => `processed by ${c}`), "caught up in (s)"],
+    [events.produced - since.produced, okWrites, events.produced, events.unpublished, ...Object.values(events.consumers), seconds.toFixed(1)],
+  ];
+}
+
 /** Prints rows as an aligned text table (first row: the header). */
 export function printTable(title: string, rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
   const cells = rows.map((r) => r.map(String));
