@@ -80,7 +80,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
       headers["content-length"] = String(body.length);
       const out = http.request({ host: b.url.hostname, port: b.url.port, method: req.method, path: req.url, headers, agent: b.agent }, resolve);
       const safe = safeMethod(req.method);
-      out.once("error", (err: NodeJS.ErrnoException) =>
+      out.on("error", (err: NodeJS.ErrnoException) =>
         reject(Object.assign(err, { retryable: safe || err.code === "ECONNREFUSED" || (out.reusedSocket && err.code === "ECONNRESET") })),
       );
       out.end(body);
@@ -110,7 +110,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
       for (const [k, v] of Object.entries(upstream.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
       res.writeHead(upstream.statusCode ?? 502, headers);
       upstream.pipe(res);
-      upstream.once("error", () => res.destroy());
+      upstream.on("error", () => res.destroy());
       return;
     }
     res.writeHead(502, { "content-type": "text/plain" }).end(`balancer: no gateway answered (${lastError?.message ?? "none healthy"})`);

@@ -15,10 +15,11 @@ export interface TestCluster extends TestPlatform {
 }
 
 export async function startTestCluster(
-  options: Partial<Omit<ClusterOptions, "databaseUrl" | "masterKeys" | "serviceSecret">> = {},
+  options: Partial<Omit<ClusterOptions, "masterKeys" | "serviceSecret">> = {},
 ): Promise<TestCluster> {
   const secrets = generateSecrets();
-  const db = await createTestDatabase();
+  // A given database (e.g. a private PostgreSQL to restart) is used as it is and not dropped.
+  const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   let cluster: Cluster | undefined;
   try {
     cluster = await startCluster({

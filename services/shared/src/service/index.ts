@@ -11,6 +11,7 @@ import { createProcessMetrics, serveMetrics, type ProcessMetrics } from "../metr
 
 export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
 import { SERVICES, type ServiceName } from "./registry.ts";
+import { followDatabase } from "./database-readiness.ts";
 
 /** Settings every service process reads. */
 export function commonConfigSpec(defaultPort: number) {
@@ -90,7 +91,8 @@ export function createBus(
 
 /**
  * Builds and starts one service: config → logger → pool → migrations (runtime tables, then the service's) →
- * bus + outbox relay → service start hook → gRPC server → SERVING. `stop()` drains in this order in reverse.
+ * bus + outbox relay → service start hook → gRPC server → SERVING (then NOT_SERVING while the database does not
+ * answer: database-readiness.ts). `stop()` drains in this order in reverse.
  */
 export async function startService(
   def: ServiceDefinition,
@@ -124,6 +126,7 @@ export async function startService(
   const port = await server.listen(config.port, config.host);
   const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics.registry, config.metricsPort, config.host) : undefined;
   server.health.set(ServingStatus.SERVING);
+  const stopFollowingDatabase = followDatabase(pool, server.health, log);
   log.info({ port, bus: bus.kind, schema }, `${def.name} service serving`);
   let stopping: Promise<void> | undefined;
   return {
@@ -135,6 +138,7 @@ export async function startService(
     metricsPort: metricsServer?.port,
     stop() {
       stopping ??= (async () => {
+        stopFollowingDatabase();
         await server.close();
         await metricsServer?.close();
         if (stopHook) await stopHook().catch((err) => log.warn({ err }, "stop hook failed"));
