@@ -18,6 +18,13 @@ export type { ServiceName };
 export { SERVICE_NAMES, freePorts };
 export type ProcessName = ServiceName | "gateway";
 export const PROCESS_NAMES: readonly ProcessName[] = [...SERVICE_NAMES, "gateway"];
+/** One running process: `auth` (its first replica, or the only one), `auth#2` (the second replica) ... */
+export type InstanceName = ProcessName | `${ProcessName}#${number}`;
+
+/** Instance names of a process's replicas: ["auth"], or ["auth", "auth#2"] ... */
+export function instanceNames(name: ProcessName, replicas: number): InstanceName[] {
+  return Array.from({ length: replicas }, (_, i): InstanceName => (i === 0 ? name : `${name}#${i + 1}`));
+}
 
 export const DEFAULT_PORTS: Readonly<Record<ProcessName | "frontends", number>> = {
   ...(Object.fromEntries(SERVICE_NAMES.map((n) => [n, SERVICES[n].port])) as Record<ServiceName, number>),
@@ -54,6 +61,12 @@ export interface PlatformOptions {
   publicUrl?: string;
   /** Build (when stale) and serve the frontends on the frontends port. Default true. */
   frontends?: boolean;
+  /**
+   * Processes per service and gateways. Default 1. With more, `VESTIBULE_<SERVICE>_URL` lists every replica of the
+   * service (the RPC clients spread calls over them) and replica k listens on its port + 100·(k−1) (fixed ports), or
+   * on a free port of its own (`randomPorts`). Nothing balances the gateways: callers pick from `gatewayUrls`.
+   */
+  replicas?: number;
   /** Restart a child that exits unexpectedly (with backoff). Default false. */
   restartOnExit?: boolean;
   /** Give up waiting for readiness after this long. Default 50 s. */
@@ -68,30 +81,38 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
-  /** Base URL of the gateway for direct calls, e.g. http://127.0.0.1:8102. */
+  /** Base URL of the gateway for direct calls, e.g. http://127.0.0.1:8102 (the first one, with replicas). */
   readonly gatewayUrl: string;
+  /** Base URL of every gateway replica. */
+  readonly gatewayUrls: readonly string[];
   /** `VESTIBULE_PUBLIC_URL` given to the processes. */
   readonly publicUrl: string;
   /** URL of the frontends server, when served. */
   readonly frontendsUrl: string | undefined;
   /** Puts the project ids and publishable keys into the frontends' /config.json (after the projects exist). */
   configureFrontends(projects: { internal: ProjectKeysForFrontends; handler: ProjectKeysForFrontends }): void;
-  /** h2c base URL of each service. */
+  /** h2c base URL of each service (with replicas: theirs, comma-separated, as the processes get them). */
   readonly serviceUrls: Readonly<Record<ServiceName, string>>;
+  /** Instance names of a process's replicas (see `InstanceName`). */
+  instances(name: ProcessName): readonly InstanceName[];
+  /** Base URL of one instance. */
+  instanceUrl(name: InstanceName): string;
   /** Environment every child got (without the inherited variables). */
   readonly env: Readonly<Record<string, string>>;
   /** pids of the running children. */
-  pids(): Partial<Record<ProcessName, number>>;
+  pids(): Partial<Record<ProcessName, number>> & Readonly<Record<string, number>>;
   /** Last lines a process wrote (for error reports). */
-  recentLogs(name: ProcessName): readonly string[];
+  recentLogs(name: InstanceName): readonly string[];
   /** SIGTERM to the gateway, then to the services; SIGKILL whatever still runs 10 s later. Idempotent. */
   stop(): Promise<void>;
   /** Stops the process gracefully (if running), starts it again and waits until it is ready. */
-  restartService(name: ProcessName): Promise<void>;
+  restartService(name: InstanceName): Promise<void>;
   /** SIGKILL, no restart; resolves when the process has exited. Bring it back with `restartService`. */
-  killService(name: ProcessName): Promise<void>;
+  killService(name: InstanceName): Promise<void>;
+  /** SIGTERM (graceful stop), no restart; resolves when the process has exited. Bring it back with `restartService`. */
+  stopService(name: InstanceName): Promise<void>;
   /** Waits until the process answers its readiness check. */
-  waitReady(name: ProcessName, timeoutMs?: number): Promise<void>;
+  waitReady(name: InstanceName, timeoutMs?: number): Promise<void>;
 }
 
 const STOP_GRACE_MS = 10_000;
@@ -140,7 +161,9 @@ function describeError(err: unknown): string {
 }
 
 interface Child {
-  readonly name: ProcessName;
+  readonly name: InstanceName;
+  /** The process it is a replica of. */
+  readonly kind: ProcessName;
   readonly port: number;
   readonly url: string;
   process: ChildProcess | undefined;
@@ -160,15 +183,29 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const connectHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const names: Array<ProcessName | "frontends"> = [...PROCESS_NAMES, "frontends"];
   const ports: Record<ProcessName | "frontends", number> = { ...DEFAULT_PORTS };
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`replicas must be a positive integer, got ${replicas}`);
+  const extra = PROCESS_NAMES.flatMap((n) => instanceNames(n, replicas).slice(1));
+  const instancePorts = new Map<InstanceName, number>();
   if (options.randomPorts) {
-    const free = await freePorts(names.length, connectHost);
+    const free = await freePorts(names.length + extra.length, connectHost);
     names.forEach((n, i) => (ports[n] = free[i]!));
+    extra.forEach((n, i) => instancePorts.set(n, free[names.length + i]!));
   }
   Object.assign(ports, options.ports ?? {});
+  for (const n of PROCESS_NAMES) {
+    instanceNames(n, replicas).forEach((instance, k) => {
+      if (k === 0 || !options.randomPorts) instancePorts.set(instance, ports[n] + 100 * k);
+    });
+  }
 
   const urlOf = (port: number): string => `http://${connectHost.includes(":") ? `[${connectHost}]` : connectHost}:${port}`;
-  const serviceUrls = Object.fromEntries(SERVICE_NAMES.map((n) => [n, urlOf(ports[n])])) as Record<ServiceName, string>;
-  const gatewayUrl = urlOf(ports.gateway);
+  const instanceUrl = (instance: InstanceName): string => urlOf(instancePorts.get(instance)!);
+  const serviceUrls = Object.fromEntries(
+    SERVICE_NAMES.map((n) => [n, instanceNames(n, replicas).map(instanceUrl).join(",")]),
+  ) as Record<ServiceName, string>;
+  const gatewayUrls = instanceNames("gateway", replicas).map(instanceUrl);
+  const gatewayUrl = gatewayUrls[0]!;
   const publicUrl = (options.publicUrl ?? `http://localhost:${ports.gateway}`).replace(/\/+$/, "");
 
   const sharedEnv: Record<string, string> = {
@@ -194,16 +231,18 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const sink = log.sink ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const minLevel = levelNumber(log.minLevel ?? "info");
   const color = log.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
-  const nameWidth = Math.max(...PROCESS_NAMES.map((n) => n.length));
+  const nameWidth = Math.max(...PROCESS_NAMES.flatMap((n) => instanceNames(n, replicas)).map((n) => n.length));
   const restartOnExit = options.restartOnExit ?? false;
   const readyTimeoutMs = options.readyTimeoutMs ?? 50_000;
 
-  const children = new Map<ProcessName, Child>();
-  for (const name of PROCESS_NAMES) {
-    children.set(name, {
-      name,
-      port: ports[name],
-      url: name === "gateway" ? gatewayUrl : serviceUrls[name],
+  const children = new Map<InstanceName, Child>();
+  for (const name of PROCESS_NAMES.flatMap((kind) => instanceNames(kind, replicas).map((instance) => [kind, instance] as const))) {
+    const [kind, instance] = name;
+    children.set(instance, {
+      name: instance,
+      kind,
+      port: instancePorts.get(instance)!,
+      url: instanceUrl(instance),
       process: undefined,
       exited: Promise.resolve(),
       expectExit: false,
@@ -220,7 +259,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   const emit = (child: Child, raw: string, fromStderr: boolean): void => {
     if (!raw.trim()) return;
-    const index = PROCESS_NAMES.indexOf(child.name);
+    const index = PROCESS_NAMES.indexOf(child.kind);
     const { level, text } = formatChildLine(child.name, nameColor(index), raw, fromStderr, { color, nameWidth });
     child.recent.push(formatChildLine(child.name, "0", raw, fromStderr, { color: false, nameWidth }).text);
     if (child.recent.length > 40) child.recent.shift();
@@ -232,7 +271,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   };
 
   const spawnChild = (child: Child): void => {
-    const entry = options.entries?.[child.name] ?? entryOf(child.name);
+    const entry = options.entries?.[child.kind] ?? entryOf(child.kind);
     const proc = spawn(process.execPath, [...nodeLoaderArgs, entry], {
       cwd: checkoutRoot,
       env: { ...inherited, ...sharedEnv, PORT: String(child.port) },
@@ -277,11 +316,11 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   };
 
   const probe = (child: Child): Promise<{ status: string; serving: boolean }> =>
-    child.name === "gateway" ? checkGatewayHealth(child.url) : checkServiceHealth(child.url);
+    child.kind === "gateway" ? checkGatewayHealth(child.url) : checkServiceHealth(child.url);
 
   const waitAll = async (list: Child[], timeoutMs: number): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
-    const last = new Map<ProcessName, string>();
+    const last = new Map<InstanceName, string>();
     const pending = new Set(list);
     let delay = 100;
     while (pending.size > 0) {
@@ -313,7 +352,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     }
   };
 
-  const waitReady = (name: ProcessName, timeoutMs = readyTimeoutMs): Promise<void> =>
+  const waitReady = (name: InstanceName, timeoutMs = readyTimeoutMs): Promise<void> =>
     waitAll([children.get(name)!], timeoutMs);
 
   const stopChild = async (child: Child, graceMs = STOP_GRACE_MS): Promise<void> => {
@@ -344,8 +383,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const stop = (): Promise<void> => {
     stopPromise ??= (async () => {
       stopping = true;
-      await stopChild(children.get("gateway")!);
-      await Promise.all(SERVICE_NAMES.map((n) => stopChild(children.get(n)!)));
+      const all = [...children.values()];
+      await Promise.all(all.filter((c) => c.kind === "gateway").map((c) => stopChild(c)));
+      await Promise.all(all.filter((c) => c.kind !== "gateway").map((c) => stopChild(c)));
       await frontends?.close();
       process.removeListener("exit", onExit);
     })();
@@ -367,12 +407,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         log: (line) => sink(`frontends | ${line}`),
       });
     }
-    const services = SERVICE_NAMES.map((n) => children.get(n)!);
+    const services = [...children.values()].filter((c) => c.kind !== "gateway");
     services.forEach(spawnChild);
     await waitAll(services, readyTimeoutMs);
-    const gateway = children.get("gateway")!;
-    spawnChild(gateway);
-    await waitAll([gateway], readyTimeoutMs);
+    const gateways = [...children.values()].filter((c) => c.kind === "gateway");
+    gateways.forEach(spawnChild);
+    await waitAll(gateways, readyTimeoutMs);
     supervising = true;
   } catch (err) {
     await stop();
@@ -381,10 +421,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   return {
     gatewayUrl,
+    gatewayUrls,
     publicUrl,
     frontendsUrl: frontends ? urlOf(ports.frontends) : undefined,
     configureFrontends: (projects) => frontends?.configure(projects),
     serviceUrls,
+    instances: (name) => instanceNames(name, replicas),
+    instanceUrl,
     env: sharedEnv,
     pids: () =>
       Object.fromEntries([...children.values()].filter((c) => c.process?.pid).map((c) => [c.name, c.process!.pid!])),
@@ -397,6 +440,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       await stopChild(child);
       spawnChild(child);
       await waitReady(name);
+    },
+    async stopService(name) {
+      await stopChild(children.get(name)!);
     },
     async killService(name) {
       const child = children.get(name)!;

@@ -1,4 +1,4 @@
-import { int, oneOf, optionalStr, str, url, type ConfigOf } from "@vestibule/shared/config";
+import { int, oneOf, optionalStr, str, url, urlList, type ConfigOf } from "@vestibule/shared/config";
 import { serviceSecretProblem } from "@vestibule/shared/rpc";
 import { peerUrl } from "@vestibule/shared/service";
 import { trustProxyProblem } from "./http/trust-proxy.ts";
@@ -26,12 +26,12 @@ export const gatewayConfigSpec = {
     { default: "false", check: trustProxyProblem },
   ),
   bodyLimit: int("VESTIBULE_BODY_LIMIT", "maximum request body in bytes", { default: DEFAULT_BODY_LIMIT, min: 1024 }),
-  authUrl: url("VESTIBULE_AUTH_URL", "auth service", { default: peerUrl("auth", {}) }),
-  identityUrl: url("VESTIBULE_IDENTITY_URL", "identity service", { default: peerUrl("identity", {}) }),
-  teamsPermissionsUrl: url("VESTIBULE_TEAMS_PERMISSIONS_URL", "teams-permissions service", { default: peerUrl("teams_permissions", {}) }),
-  billingUrl: url("VESTIBULE_BILLING_URL", "billing service", { default: peerUrl("billing", {}) }),
-  emailUrl: url("VESTIBULE_EMAIL_URL", "email service", { default: peerUrl("email", {}) }),
-  vaultUrl: url("VESTIBULE_VAULT_URL", "vault service", { default: peerUrl("vault", {}) }),
+  authUrl: urlList("VESTIBULE_AUTH_URL", "auth service (a comma-separated list: its replicas)", { default: peerUrl("auth", {}) }),
+  identityUrl: urlList("VESTIBULE_IDENTITY_URL", "identity service (a comma-separated list: its replicas)", { default: peerUrl("identity", {}) }),
+  teamsPermissionsUrl: urlList("VESTIBULE_TEAMS_PERMISSIONS_URL", "teams-permissions service (a comma-separated list: its replicas)", { default: peerUrl("teams_permissions", {}) }),
+  billingUrl: urlList("VESTIBULE_BILLING_URL", "billing service (a comma-separated list: its replicas)", { default: peerUrl("billing", {}) }),
+  emailUrl: urlList("VESTIBULE_EMAIL_URL", "email service (a comma-separated list: its replicas)", { default: peerUrl("email", {}) }),
+  vaultUrl: urlList("VESTIBULE_VAULT_URL", "vault service (a comma-separated list: its replicas)", { default: peerUrl("vault", {}) }),
   metricsPort: int("VESTIBULE_METRICS_PORT", "plain-HTTP port of Prometheus GET /metrics; 0 (default) = not served", { default: 0, min: 0, max: 65535 }),
   drainDelayMs: int("VESTIBULE_DRAIN_DELAY_MS", "after SIGTERM, how long /health reports draining (503) while requests are still served, before closing", { default: 0, min: 0, max: 60_000 }),
 };

@@ -1,11 +1,12 @@
 /**
- * The gateway's readiness (`GET /health`): ready when every service answers its gRPC health check with SERVING,
- * and not while the gateway drains after SIGTERM. Checks run at most once per `ttlMs` (concurrent probes share
- * one round), each with a short timeout, so a probe never piles load on the services. Liveness is `GET /health/live`:
- * a gateway whose services are down is not broken and must not be restarted.
+ * The gateway's readiness (`GET /health`): ready when every service answers its gRPC health check with SERVING (a
+ * service listed with replicas: when one of them does), and not while the gateway drains after SIGTERM. Checks run
+ * at most once per `ttlMs` (concurrent probes share one round), each with a short timeout, so a probe never piles
+ * load on the services. Liveness is `GET /health/live`: a gateway whose services are down is not broken and must not
+ * be restarted.
  */
 import { HealthCheckResponse_ServingStatus as Status } from "@vestibule/proto/grpc/health/v1/health";
-import { createHealthClient } from "@vestibule/shared/rpc";
+import { createHealthClient, replicaUrls } from "@vestibule/shared/rpc";
 
 export interface ReadinessReport {
   readonly ready: boolean;
@@ -24,20 +25,26 @@ export interface Readiness {
 export function createReadiness(serviceUrls: Readonly<Record<string, string>>, options: { ttlMs?: number; timeoutMs?: number } = {}): Readiness {
   const ttlMs = options.ttlMs ?? 2_000;
   const timeoutMs = options.timeoutMs ?? 1_000;
-  const clients = Object.entries(serviceUrls).map(([name, url]) => ({ name, client: createHealthClient(url, timeoutMs) }));
+  // A service listed with several replicas is SERVING when one of them is (the RPC clients avoid the others).
+  const clients = Object.entries(serviceUrls).map(([name, url]) => ({ name, replicas: replicaUrls(url).map((u) => createHealthClient(u, timeoutMs)) }));
   let draining = false;
   let cached: { at: number; services: Record<string, string> } | undefined;
   let inFlight: Promise<Record<string, string>> | undefined;
 
   const probe = async (): Promise<Record<string, string>> => {
     const results = await Promise.all(
-      clients.map(async ({ name, client }) => {
-        try {
-          const res = await client.check({ service: "" });
-          return [name, Status[res.status] ?? String(res.status)] as const;
-        } catch {
-          return [name, "UNREACHABLE"] as const;
-        }
+      clients.map(async ({ name, replicas }) => {
+        const statuses = await Promise.all(
+          replicas.map(async (client) => {
+            try {
+              const res = await client.check({ service: "" });
+              return Status[res.status] ?? String(res.status);
+            } catch {
+              return "UNREACHABLE";
+            }
+          }),
+        );
+        return [name, statuses.find((s) => s === "SERVING") ?? statuses[0]!] as const;
       }),
     );
     return Object.fromEntries(results);

@@ -89,6 +89,21 @@ export function url(env: string, description: string, opts: { default?: string; 
   });
 }
 
+/**
+ * One URL or a comma-separated list of them (the replicas of a service, tried in turn by the RPC clients); each is
+ * checked as `url` checks one. The value keeps the list form, trailing slashes removed: "http://a:1,http://b:1".
+ */
+export function urlList(env: string, description: string, opts: { default?: string; protocols?: readonly string[] } = {}): Field<string> {
+  const one = url(env, description, { protocols: opts.protocols });
+  return field(env, description, (raw) => {
+    const value = present(raw) ? raw : opts.default;
+    if (value === undefined) throw new Error("is required");
+    const parts = value.split(",").map((part) => part.trim());
+    if (parts.some((part) => part === "")) throw new Error(`must be a URL or a comma-separated list of URLs, got "${value}"`);
+    return parts.map((part) => one.parse(part)).join(",");
+  });
+}
+
 export function optionalUrl(env: string, description: string): Field<string | undefined> {
   const inner = url(env, description);
   return field(env, description, (raw) => (present(raw) ? inner.parse(raw) : undefined));

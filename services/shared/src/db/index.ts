@@ -44,6 +44,12 @@ export function createPool(settings: PoolSettings): Pool {
     if (settings.log) settings.log.warn({ err: err.message, schema: settings.schema }, "idle database connection failed; the pool replaces it");
     else process.emitWarning(`vestibule-${settings.schema}: idle database connection failed: ${err.message}`);
   });
+  // A checked-out client whose connection breaks (the database restarts mid-transaction) also emits 'error', and the
+  // pool listens only to idle ones: without this listener the process crashed. Its query fails with the same error
+  // (the caller sees it) and the pool discards the client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => settings.log?.debug({ err: err.message, schema: settings.schema }, "database connection failed while in use"));
+  });
   return pool;
 }
 

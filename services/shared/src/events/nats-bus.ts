@@ -42,6 +42,8 @@ export class NatsBus implements EventBus {
     private readonly prefix = "",
     /** Messages older than this leave the streams (as the Postgres bus prunes its events): bounded disk use. */
     private readonly retentionHours = 24 * 7,
+    /** Copies of each stream on a NATS cluster (VESTIBULE_EVENT_REPLICAS; 3 survives the loss of one node). */
+    private readonly replicas = 1,
   ) {
     this.connected = this.connectLoop();
     this.connected.catch(() => {});
@@ -70,7 +72,8 @@ export class NatsBus implements EventBus {
     while (!this.closed) {
       try {
         this.nc = await connect({
-          servers: this.servers,
+          // A cluster's nodes, comma-separated: the client fails over between them.
+          servers: this.servers.split(",").map((s) => s.trim()).filter((s) => s !== ""),
           name: "vestibule",
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
@@ -111,11 +114,13 @@ export class NatsBus implements EventBus {
         const maxAge = this.retentionHours * 3600 * 1_000_000_000; // nanoseconds
         try {
           const info = await this.jsm!.streams.info(name);
-          // Streams made before a retention was set (or with another one) get the configured one.
-          if (info.config.max_age !== maxAge) await this.jsm!.streams.update(name, { ...info.config, max_age: maxAge });
+          // Streams made before a retention was set (or with another one) get the configured one, and the replicas.
+          if (info.config.max_age !== maxAge || info.config.num_replicas !== this.replicas) {
+            await this.jsm!.streams.update(name, { ...info.config, max_age: maxAge, num_replicas: this.replicas });
+          }
         } catch {
           try {
-            await this.jsm!.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
+            await this.jsm!.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge, num_replicas: this.replicas });
           } catch (err) {
             // Another replica may have created it in between.
             await this.jsm!.streams.info(name).catch(() => {

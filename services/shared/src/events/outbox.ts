@@ -136,15 +136,26 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
     return running;
   };
 
+  // At most one attempt pending: a failed connect both rejects and ends its client, and scheduling an attempt for
+  // each doubled the attempts every second while the database was down (hundreds of LISTEN connections after).
+  let relistenTimer: NodeJS.Timeout | undefined;
+  const relisten = (): void => {
+    if (stopped || relistenTimer) return;
+    relistenTimer = setTimeout(() => {
+      relistenTimer = undefined;
+      void listen();
+    }, 1000);
+  };
   const listen = async () => {
     if (stopped) return;
+    const c = new pg.Client({ connectionString: opts.connectionString, application_name: `vestibule-${opts.schema}-relay` });
     try {
-      const c = new pg.Client({ connectionString: opts.connectionString, application_name: `vestibule-${opts.schema}-relay` });
       // The connection failing ends it: the "end" handler listens again, and the relay polls meanwhile.
       c.on("error", (err) => log.warn({ err: err.message, schema: opts.schema }, "outbox relay: the LISTEN connection failed; listening again"));
       c.on("notification", () => wake?.());
       c.on("end", () => {
-        if (!stopped) setTimeout(() => void listen(), 1000);
+        if (listener === c) listener = undefined;
+        relisten();
       });
       await c.connect();
       await c.query(`LISTEN ${opts.channel}`);
@@ -152,7 +163,8 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
     } catch (err) {
       // Every second while the database is down: debug only, the relay's publish loop warns about the outage.
       log.debug({ err: (err as Error).message, schema: opts.schema }, "outbox relay: could not LISTEN; trying again in 1 s");
-      if (!stopped) setTimeout(() => void listen(), 1000);
+      await c.end().catch(() => {});
+      relisten();
     }
   };
 
@@ -188,6 +200,7 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
       stopped = true;
       wake?.();
       await done;
+      clearTimeout(relistenTimer);
       await listener?.end().catch(() => {});
     },
   };

@@ -6,9 +6,15 @@ import { Health } from "@vestibule/proto/grpc/health/v1/health";
 import { currentRequestId, REQUEST_ID_HEADER } from "../context/index.ts";
 import { injectTraceContext, inSpan, rpcAttributes, SpanKind, tracingEnabled } from "../tracing/index.ts";
 import { SERVICE_TOKEN_HEADER, serviceTokenSource } from "./service-auth.ts";
+import { replicatedTransport } from "./replicas.ts";
+
+/** The URLs of a `baseUrl` that lists replicas, comma-separated (one element for a single URL). */
+export function replicaUrls(baseUrl: string): string[] {
+  return baseUrl.split(",").map((u) => u.trim()).filter((u) => u !== "");
+}
 
 export interface ServiceClientOptions {
-  /** e.g. http://127.0.0.1:8111 (h2c). */
+  /** e.g. http://127.0.0.1:8111 (h2c), or the replicas' URLs comma-separated (see replicas.ts). */
   readonly baseUrl: string;
   /** Machine name of the calling service, e.g. "gateway". */
   readonly caller: string;
@@ -54,9 +60,20 @@ const unavailableOnConnectionLoss: Interceptor = (next) => async (req) => {
  * kept alive with pings, and re-established by connect-node after the peer restarts. Messages travel uncompressed
  * (no `grpc-accept-encoding`, so servers do not gzip answers over 1 KiB): services talk over loopback or a private
  * network, where gzip only costs CPU on both ends (it was ≈0.02 ms per token refresh on each side of a batch). A
- * call cut off by a lost connection fails with Code.Unavailable (see `unavailableOnConnectionLoss`).
+ * call cut off by a lost connection fails with Code.Unavailable (see `unavailableOnConnectionLoss`). A `baseUrl` that
+ * lists several replicas gets one transport per replica under a `replicatedTransport` (round-robin, safe retries).
  */
 export function serviceTransport(opts: ServiceClientOptions): Transport {
+  const urls = replicaUrls(opts.baseUrl);
+  if (urls.length > 1) {
+    const key = `${urls.join(",")}|${opts.caller}|${opts.timeoutMs ?? ""}|${createHash("sha256").update(opts.secret).digest("hex")}`;
+    let t = transports.get(key);
+    if (!t) {
+      t = replicatedTransport(urls.map((url) => ({ url, transport: serviceTransport({ ...opts, baseUrl: url }) })));
+      transports.set(key, t);
+    }
+    return t;
+  }
   const key = `${opts.baseUrl}|${opts.caller}|${opts.timeoutMs ?? ""}|${createHash("sha256").update(opts.secret).digest("hex")}`;
   let t = transports.get(key);
   if (!t) {
@@ -90,7 +107,12 @@ export function createServiceClient<T extends DescService>(service: T, opts: Ser
   return createClient(service, serviceTransport(opts));
 }
 
-/** A client of the standard gRPC health service (needs no credentials). */
+/**
+ * A client of the standard gRPC health service (needs no credentials). With several replicas' URLs, a check answers
+ * for the first replica that is reachable.
+ */
 export function createHealthClient(baseUrl: string, timeoutMs = 2000): Client<typeof Health> {
-  return createClient(Health, createGrpcTransport({ baseUrl, defaultTimeoutMs: timeoutMs }));
+  const urls = replicaUrls(baseUrl);
+  const one = (url: string): Transport => createGrpcTransport({ baseUrl: url, defaultTimeoutMs: timeoutMs });
+  return createClient(Health, urls.length > 1 ? replicatedTransport(urls.map((url) => ({ url, transport: one(url) }))) : one(baseUrl));
 }

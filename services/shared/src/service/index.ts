@@ -12,12 +12,13 @@ import { startTracing, type Tracing } from "../tracing/index.ts";
 
 export { SERVICES, SERVICE_NAMES, peerUrl, type ServiceName } from "./registry.ts";
 import { SERVICES, type ServiceName } from "./registry.ts";
+import { followDatabase } from "./database-readiness.ts";
 
 /** Settings every service process reads. */
 export function commonConfigSpec(defaultPort: number) {
   return {
     databaseUrl: str("DATABASE_URL", "PostgreSQL connection string; each service uses its own schema in it"),
-    natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222); unset = embedded Postgres event bus"),
+    natsUrl: optionalStr("NATS_URL", "NATS server with JetStream (e.g. nats://127.0.0.1:4222; a cluster's nodes comma-separated); unset = embedded Postgres event bus"),
     masterKeys: masterKeys("VESTIBULE_MASTER_KEYS", "master keys wrapping the data keys of secrets at rest: <id>:<base64 32 bytes>[,...], first is active"),
     serviceSecret: str("VESTIBULE_SERVICE_SECRET", "shared secret for service-to-service authentication (≥ 32 random characters)", { check: serviceSecretProblem }),
     acceptV1ServiceTokens: oneOf("VESTIBULE_ACCEPT_V1_SERVICE_TOKENS", "also accept the previous release's unbound service tokens (only during a rolling upgrade)", ["true", "false"], "false"),
@@ -31,6 +32,11 @@ export function commonConfigSpec(defaultPort: number) {
       default: 24 * 7,
       min: 1,
       max: 24 * 365,
+    }),
+    eventReplicas: int("VESTIBULE_EVENT_REPLICAS", "copies of each JetStream stream: 1 (default) on one NATS server, 3 on a 3-node cluster", {
+      default: 1,
+      min: 1,
+      max: 5,
     }),
     dbPoolSize: int("VESTIBULE_DB_POOL_SIZE", "max Postgres connections of this process", { default: 10, min: 1, max: 200 }),
     metricsPort: int("VESTIBULE_METRICS_PORT", "plain-HTTP port of Prometheus GET /metrics; 0 (default) = not served", { default: 0, min: 0, max: 65535 }),
@@ -76,17 +82,18 @@ export interface RunningService {
 const RUNTIME_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
 
 export function createBus(
-  config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix"> & Partial<Pick<CommonConfig, "eventRetentionHours">>,
+  config: Pick<CommonConfig, "natsUrl" | "databaseUrl" | "eventPrefix"> & Partial<Pick<CommonConfig, "eventRetentionHours" | "eventReplicas">>,
   log: Logger,
 ): EventBus {
   return config.natsUrl
-    ? new NatsBus(config.natsUrl, log, config.eventPrefix, config.eventRetentionHours)
+    ? new NatsBus(config.natsUrl, log, config.eventPrefix, config.eventRetentionHours, config.eventReplicas)
     : new PgBus(config.databaseUrl, log, config.eventRetentionHours);
 }
 
 /**
  * Builds and starts one service: config → logger → pool → migrations (runtime tables, then the service's) →
- * bus + outbox relay → service start hook → gRPC server → SERVING. `stop()` drains in this order in reverse.
+ * bus + outbox relay → service start hook → gRPC server → SERVING (then NOT_SERVING while the database does not
+ * answer: database-readiness.ts). `stop()` drains in this order in reverse.
  */
 export async function startService(
   def: ServiceDefinition,
@@ -121,6 +128,7 @@ export async function startService(
   const port = await server.listen(config.port, config.host);
   const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics.registry, config.metricsPort, config.host) : undefined;
   server.health.set(ServingStatus.SERVING);
+  const stopFollowingDatabase = followDatabase(pool, server.health, log);
   log.info({ port, bus: bus.kind, schema }, `${def.name} service serving`);
   let stopping: Promise<void> | undefined;
   return {
@@ -132,6 +140,7 @@ export async function startService(
     metricsPort: metricsServer?.port,
     stop() {
       stopping ??= (async () => {
+        stopFollowingDatabase();
         await server.close();
         await metricsServer?.close();
         if (stopHook) await stopHook().catch((err) => log.warn({ err }, "stop hook failed"));

@@ -14,7 +14,16 @@ export const SERVICES = {
 export type ServiceName = keyof typeof SERVICES;
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
 
-/** Base URL (h2c) of a peer service: `VESTIBULE_<NAME>_URL`, else 127.0.0.1 on its default port. */
+/**
+ * Base URL (h2c) of a peer service: `VESTIBULE_<NAME>_URL`, else 127.0.0.1 on its default port. The variable may list
+ * the service's replicas, comma-separated ("http://10.0.0.5:8111,http://10.0.0.6:8111"): the RPC clients spread calls
+ * over them (see rpc/replicas.ts).
+ */
 export function peerUrl(name: ServiceName, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return (env[SERVICES[name].env] || `http://127.0.0.1:${SERVICES[name].port}`).replace(/\/+$/, "");
+  const raw = env[SERVICES[name].env] || `http://127.0.0.1:${SERVICES[name].port}`;
+  return raw
+    .split(",")
+    .map((u) => u.trim().replace(/\/+$/, ""))
+    .filter((u) => u !== "")
+    .join(",");
 }
