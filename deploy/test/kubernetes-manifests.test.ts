@@ -54,7 +54,7 @@ describe("the checks catch broken manifests", () => {
     expect(errors).toContainEqual(expect.stringMatching(/^Deplyment\/typo: no Kubernetes schema/));
   });
 
-  it("a missing probe, a missing limit, a missing PDB, a secret in a ConfigMap and an unpinned image each fail", () => {
+  it("a missing probe, a liveness probe that follows the database, a missing limit, a missing PDB, a secret in a ConfigMap and an unpinned image each fail", () => {
     const objects = copy("production");
     delete container(objects, "identity").readinessProbe;
     container(objects, "vault").startupProbe = { httpGet: { path: "/health", port: 8115 } };
@@ -64,12 +64,14 @@ describe("the checks catch broken manifests", () => {
     container(objects, "gateway").image = "registry.example.com/vestibule:latest";
     container(objects, "frontends").image = "registry.example.com/vestibule";
     (container(objects, "auth").env as unknown[]).push({ name: "VESTIBULE_MASTER_KEYS", value: "k1:abc" });
+    container(objects, "billing").livenessProbe = { grpc: { port: 8113 } };
 
     expect(invariantViolations(objects).sort()).toEqual(
       [
         "ConfigMap/vestibule: holds the secret VESTIBULE_SERVICE_SECRET (use a Secret)",
         "Deployment/auth: secret VESTIBULE_MASTER_KEYS given as a literal value",
         "Deployment/billing: no PodDisruptionBudget selects its pods",
+        'Deployment/billing container billing: livenessProbe must ask for the "liveness" health service',
         "Deployment/email container email: no cpu/memory limits",
         'Deployment/frontends: image "registry.example.com/vestibule" is not pinned to a tag or digest (never latest)',
         'Deployment/gateway: image "registry.example.com/vestibule:latest" is not pinned to a tag or digest (never latest)',

@@ -131,6 +131,9 @@ export function invariantViolations(objects: readonly K8sObject[]): string[] {
         else if (SERVICES.has(name as never) && !c[probe]!.grpc) out.push(`${where}: ${probe} of a service must be a gRPC health probe`);
         else if (!SERVICES.has(name as never) && !c[probe]!.httpGet) out.push(`${where}: ${probe} must be an HTTP probe`);
       }
+      // A database outage makes services not ready; only the "liveness" health service keeps them from being restarted.
+      const liveness = c.livenessProbe?.grpc as { service?: string } | undefined;
+      if (SERVICES.has(name as never) && liveness && liveness.service !== "liveness") out.push(`${where}: livenessProbe must ask for the "liveness" health service`);
       if (!c.resources?.limits?.memory || !c.resources?.limits?.cpu) out.push(`${where}: no cpu/memory limits`);
       if (!c.resources?.requests?.memory || !c.resources?.requests?.cpu) out.push(`${where}: no cpu/memory requests`);
       if (c.securityContext?.readOnlyRootFilesystem !== true) out.push(`${where}: root filesystem not read-only`);

@@ -35,4 +35,28 @@ describe("database pool errors", () => {
       await admin.end();
     }
   });
+
+  it("a checked-out client whose connection dies between two queries does not crash the process; its next query fails", async () => {
+    const pool: Pool = createPool({ connectionString: db.url, schema: "public", max: 1, applicationName: "pool-checked-out-test" });
+    const admin = createPool({ connectionString: db.url, schema: "public", max: 1 });
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on("uncaughtException", onUncaught);
+    try {
+      const client = await pool.connect();
+      const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      // Held between queries (a transaction awaiting an RPC) while the server ends the connection.
+      await admin.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+      await new Promise((r) => setTimeout(r, 500));
+      await expect(client.query("SELECT 1")).rejects.toThrow();
+      client.release();
+      expect(uncaught).toEqual([]);
+      // The pool replaced it.
+      expect((await pool.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await pool.end();
+      await admin.end();
+    }
+  });
 });

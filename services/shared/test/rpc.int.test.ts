@@ -5,7 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { ProjectService } from "@vestibule/proto/identity/v1/project_service";
 import { ProjectSchema } from "@vestibule/proto/identity/v1/project";
 import { HealthCheckResponse_ServingStatus } from "@vestibule/proto/grpc/health/v1/health";
-import { createRpcServer, createServiceClient, createHealthClient, type RpcServer } from "../src/rpc/index.ts";
+import { createRpcServer, createServiceClient, createHealthClient, LIVENESS_SERVICE, type RpcServer } from "../src/rpc/index.ts";
 import { currentContext, runWithContext } from "../src/context/index.ts";
 import { createLogger } from "../src/log/index.ts";
 import { fromConnectError, knownError, KnownError } from "../src/errors/index.ts";
@@ -96,6 +96,17 @@ describe("service RPC server", () => {
     expect((await health.check({ service: "" })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     expect((await health.check({ service: ProjectService.typeName })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     await expect(health.check({ service: "nope.v1.Nothing" })).rejects.toMatchObject({ code: Code.NotFound });
+  });
+
+  it("answers liveness while not ready (the database is down): a liveness probe must not restart the process", async () => {
+    const health = createHealthClient(baseUrl);
+    server.health.set(HealthCheckResponse_ServingStatus.NOT_SERVING);
+    try {
+      expect((await health.check({ service: "" })).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
+      expect((await health.check({ service: LIVENESS_SERVICE })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    } finally {
+      server.health.set(HealthCheckResponse_ServingStatus.SERVING);
+    }
   });
 
   it("drains in-flight calls on graceful shutdown", async () => {

@@ -44,13 +44,19 @@ export function createPool(settings: PoolSettings): Pool {
     if (settings.log) settings.log.warn({ err: err.message, schema: settings.schema }, "idle database connection failed; the pool replaces it");
     else process.emitWarning(`vestibule-${settings.schema}: idle database connection failed: ${err.message}`);
   });
-  // A checked-out client whose connection breaks (the database restarts mid-transaction) also emits 'error', and the
-  // pool listens only to idle ones: without this listener the process crashed. Its query fails with the same error
-  // (the caller sees it) and the pool discards the client when it is released.
-  pool.on("connect", (client) => {
-    client.on("error", (err) => settings.log?.debug({ err: err.message, schema: settings.schema }, "database connection failed while in use"));
-  });
+  survivesCheckedOutErrors(pool, settings.log, settings.schema);
   return pool;
+}
+
+/**
+ * A checked-out client whose connection breaks (the database restarts mid-transaction) also emits 'error', and the
+ * pool listens only to idle ones: without this listener the process crashed. Its query fails with the same error
+ * (the caller sees it) and the pool discards the client when it is released. For every pg.Pool of ours.
+ */
+export function survivesCheckedOutErrors(pool: pg.Pool, log?: Logger, schema?: string): void {
+  pool.on("connect", (client) => {
+    client.on("error", (err) => log?.debug({ err: err.message, ...(schema ? { schema } : {}) }, "database connection failed while in use"));
+  });
 }
 
 /** Runs `fn` in a transaction on one client; commits on success, rolls back on any error. */

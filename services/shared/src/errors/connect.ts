@@ -11,6 +11,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { KnownErrorDetailSchema, StatusErrorDetailSchema, type KnownErrorDetail, type StatusErrorDetail } from "@vestibule/proto/error/v1/error";
 import { KNOWN_ERRORS, isConcreteKnownErrorCode, type DetailsOf } from "./catalogue.ts";
 import { KnownError, StatusError, isKnownError, isStatusError, knownError } from "./known-error.ts";
+import { isDatabaseUnavailable } from "./unavailable.ts";
 
 /** HTTP status for a Connect error that carries no known-error or status-error detail. */
 export function httpStatusForConnectCode(code: Code): number {
@@ -132,23 +133,8 @@ export function toConnectError(err: unknown): ConnectError {
       err,
     );
   }
-  if (databaseUnreachable(err)) return new ConnectError("the database is unreachable", Code.Unavailable, undefined, undefined, err);
+  if (isDatabaseUnavailable(err)) return new ConnectError("the database is unreachable", Code.Unavailable, undefined, undefined, err);
   return new ConnectError("Internal error", Code.Internal, undefined, undefined, err);
-}
-
-/** PostgreSQL SQLSTATEs of a server that is down, starting, stopping or full (class 08: connection exceptions). */
-const DATABASE_DOWN_SQLSTATE = /^(08...|57P01|57P02|57P03|53300)$/;
-const CONNECTION_ERRNO = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
-
-/**
- * Whether an error means the database could not be reached (it restarts, is down, refuses connections), not that
- * the request was wrong: such calls answer Unavailable (the gateway's 503 "not reachable right now"), not Internal.
- */
-function databaseUnreachable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === "string" && (DATABASE_DOWN_SQLSTATE.test(code) || CONNECTION_ERRNO.test(code))) return true;
-  return /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/.test(err.message);
 }
 
 /**

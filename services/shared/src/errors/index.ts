@@ -27,6 +27,7 @@ export type {
   SdkGeneration,
 } from "./catalogue.ts";
 export { KnownError, StatusError, isKnownError, isStatusError, knownError, statusError } from "./known-error.ts";
+export { isDatabaseUnavailable } from "./unavailable.ts";
 export type { KnownErrorBody } from "./known-error.ts";
 export { connectCodeForHttpStatus, fromConnectError, httpStatusForConnectCode, itemErrorToConnectError, toConnectError, toItemError } from "./connect.ts";
 export type { ItemErrorFields } from "./connect.ts";

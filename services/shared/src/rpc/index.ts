@@ -4,5 +4,5 @@ export { createServiceClient, createHealthClient, serviceTransport, replicaUrls 
 export type { Replica, ReplicaOptions } from "./replicas.ts";
 export { replicatedTransport, failureKind, isIdempotent } from "./replicas.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";
-export { createRpcServer, HealthState, ServingStatus } from "./server.ts";
+export { createRpcServer, HealthState, LIVENESS_SERVICE, ServingStatus } from "./server.ts";
 export { lazyService } from "./lazy-service.ts";

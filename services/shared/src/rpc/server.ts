@@ -59,6 +59,11 @@ export interface RpcServer {
 }
 
 const HEALTH_SERVICE = "grpc.health.v1.Health";
+/**
+ * The health "service" a liveness probe asks for: SERVING whenever the process answers, also while its database is
+ * unreachable (restarting the process would not help) or while it drains. Readiness probes ask for "".
+ */
+export const LIVENESS_SERVICE = "liveness";
 
 /**
  * A Connect/gRPC server over h2c with: service authentication, request-id propagation, conversion of thrown errors
@@ -105,6 +110,8 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
   const routes = (router: ConnectRouter) => {
     router.service(Health, {
       async check(req) {
+        // Liveness: the process answers. Readiness ("" or a service name) also needs the database (startService).
+        if (req.service === LIVENESS_SERVICE) return create(HealthCheckResponseSchema, { status: Status.SERVING });
         if (req.service === "" || req.service === opts.name || opts.serviceNames.includes(req.service)) {
           return create(HealthCheckResponseSchema, { status: health.get() });
         }
