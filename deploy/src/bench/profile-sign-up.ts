@@ -123,6 +123,13 @@ async function main(): Promise<void> {
       pg: backends.reduce((a, p) => a + cpuTicks(p), 0),
       machine: machineBusyTicks(),
     });
+    /** Transactions of this platform's database so far (statistics as the backends last reported them). */
+    const transactions = async () => {
+      await db.query("SELECT pg_stat_clear_snapshot()");
+      const { rows } = await db.query<{ n: string }>(`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`);
+      return Number(rows[0]!.n);
+    };
+    const txBefore = await transactions();
     const before = snapshot();
     const self0 = process.cpuUsage();
     const r = await autocannon(opts(args.duration));
@@ -133,6 +140,9 @@ async function main(): Promise<void> {
     const drainedAfter = (Date.now() - drainStarted) / 1000;
     const drained = snapshot();
     for (const name of profiled) process.kill(pids[name]!, "SIGUSR2");
+    // Backends report their statistics within a second of going idle.
+    await new Promise((r) => setTimeout(r, 1500));
+    const txCount = (await transactions()) - txBefore;
     await db.end();
 
     const ops = r.requests.total;
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
     for (const [name, a, b] of rows.filter(([, , b]) => b >= 0.005)) say(`  ${name.padEnd(28)}${a.toFixed(2).padStart(9)}${b.toFixed(2).padStart(9)}`);
     say(`  ${"platform total".padEnd(28)}${rows.reduce((s, x) => s + x[1], 0).toFixed(2).padStart(9)}${rows.reduce((s, x) => s + x[2], 0).toFixed(2).padStart(9)}`);
     say(`  ${"load generator (autocannon)".padEnd(28)}${((self.user + self.system) / 1000 / Math.max(ops, 1)).toFixed(2).padStart(9)}`);
+    say(`Postgres transactions per sign-up until drained: ${(txCount / Math.max(ops, 1)).toFixed(1)} (the relays' idle polls included)`);
     const m = { busy: during.machine.busy - before.machine.busy, total: during.machine.total - before.machine.total };
     say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
     if (args.cpuProf) {
