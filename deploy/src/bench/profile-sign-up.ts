@@ -6,7 +6,8 @@
  * that rate and CPU ms per sign-up for each process (gateway, every service, the Postgres backends of this platform's
  * database, the load generator), read from /proc. Work a sign-up leaves behind (its outbox events, the e-mail) runs
  * partly after the load stops, so the CPU is printed twice: during the run, and up to the moment the platform is idle
- * again ("drained"). With --cpu-prof, the gateway and the services are profiled from the start of the measured run
+ * again ("drained"). Both are net of what the idle platform uses (relays and queues polling), measured for 5 s
+ * before the run, as is the count of Postgres transactions per sign-up. With --cpu-prof, the gateway and the services are profiled from the start of the measured run
  * until 3 s after it (cpu-profile-hook.mjs, SIGUSR2; profiling slows them, so compare CPU figures of runs without it) and the hottest functions (self time) of each are printed.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-up.ts \
@@ -116,37 +117,51 @@ async function main(): Promise<void> {
     await idle(await pgPids());
 
     const backends = await pgPids();
-    const profiled = args.cpuProf ? names.filter((name) => name !== "vault" && name !== "billing") : [];
-    for (const name of profiled) process.kill(pids[name]!, "SIGUSR2");
     const snapshot = () => ({
       procs: Object.fromEntries(names.map((name) => [name, treeCpuTicks(pids[name]!)])) as Record<ProcessName, number>,
       pg: backends.reduce((a, p) => a + cpuTicks(p), 0),
       machine: machineBusyTicks(),
+      at: Date.now(),
     });
+    type Snapshot = ReturnType<typeof snapshot>;
     /** Transactions of this platform's database so far (statistics as the backends last reported them). */
     const transactions = async () => {
       await db.query("SELECT pg_stat_clear_snapshot()");
       const { rows } = await db.query<{ n: string }>(`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`);
       return Number(rows[0]!.n);
     };
+    // What the idle platform uses (relays and queues polling, timers): subtracted from the figures below, which would
+    // otherwise depend on how many sign-ups the (shared, variously loaded) machine managed.
+    const idle0 = { snap: snapshot(), tx: await transactions() };
+    await new Promise((r) => setTimeout(r, 5000));
+    const idle1 = { snap: snapshot(), tx: await transactions() };
+    const idleSeconds = (idle1.snap.at - idle0.snap.at) / 1000;
+    const idleTxPerSecond = (idle1.tx - idle0.tx) / idleSeconds;
+    /** Ticks of a process (or "pg") between two snapshots, less the idle rate over that time. */
+    const net = (name: ProcessName | "pg", a: Snapshot, b: Snapshot) => {
+      const ticks = (s: Snapshot) => (name === "pg" ? s.pg : s.procs[name]);
+      const idleRate = (ticks(idle1.snap) - ticks(idle0.snap)) / idleSeconds;
+      return ticks(b) - ticks(a) - idleRate * ((b.at - a.at) / 1000);
+    };
+
+    const profiled = args.cpuProf ? names.filter((name) => name !== "vault" && name !== "billing") : [];
+    for (const name of profiled) process.kill(pids[name]!, "SIGUSR2");
     const txBefore = await transactions();
     const before = snapshot();
     const self0 = process.cpuUsage();
     const r = await autocannon(opts(args.duration));
     const during = snapshot();
     const self = process.cpuUsage(self0);
-    const drainStarted = Date.now();
     // The profilers cost CPU themselves (the platform would never look idle): they stop 3 s after the run.
     if (profiled.length > 0) {
       await new Promise((r) => setTimeout(r, 3000));
       for (const name of profiled) process.kill(pids[name]!, "SIGUSR2");
     }
     await idle(backends);
-    const drainedAfter = (Date.now() - drainStarted) / 1000;
     const drained = snapshot();
     // Backends report their statistics within a second of going idle.
     await new Promise((r) => setTimeout(r, 1500));
-    const txCount = (await transactions()) - txBefore;
+    const txCount = (await transactions()) - txBefore - idleTxPerSecond * ((Date.now() - before.at) / 1000);
     await db.end();
 
     const ops = r.requests.total;
@@ -154,13 +169,13 @@ async function main(): Promise<void> {
     say("");
     say(`sign-ups ${ops} in ${args.duration} s: ${r.requests.average.toFixed(1)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
     say(`argon2id rate (4 in flight, before the load): ${argon.toFixed(1)}/s; sign-up reaches ${(r.requests.average / argon).toFixed(2)} of it`);
-    say(`CPU ms per sign-up (during the run / until drained, ${drainedAfter.toFixed(0)} s after it):`);
-    const rows: [string, number, number][] = names.map((name) => [name, perOp(during.procs[name] - before.procs[name]), perOp(drained.procs[name] - before.procs[name])]);
-    rows.push([`postgres (${backends.length} backends)`, perOp(during.pg - before.pg), perOp(drained.pg - before.pg)]);
-    for (const [name, a, b] of rows.filter(([, , b]) => b >= 0.005)) say(`  ${name.padEnd(28)}${a.toFixed(2).padStart(9)}${b.toFixed(2).padStart(9)}`);
+    say(`CPU ms per sign-up, less the idle platform's (during the run / until drained, ${((drained.at - during.at) / 1000).toFixed(0)} s after it):`);
+    const rows: [string, number, number][] = names.map((name) => [name, perOp(net(name, before, during)), perOp(net(name, before, drained))]);
+    rows.push([`postgres (${backends.length} backends)`, perOp(net("pg", before, during)), perOp(net("pg", before, drained))]);
+    for (const [name, a, b] of rows.filter(([, , b]) => Math.abs(b) >= 0.05)) say(`  ${name.padEnd(28)}${a.toFixed(2).padStart(9)}${b.toFixed(2).padStart(9)}`);
     say(`  ${"platform total".padEnd(28)}${rows.reduce((s, x) => s + x[1], 0).toFixed(2).padStart(9)}${rows.reduce((s, x) => s + x[2], 0).toFixed(2).padStart(9)}`);
     say(`  ${"load generator (autocannon)".padEnd(28)}${((self.user + self.system) / 1000 / Math.max(ops, 1)).toFixed(2).padStart(9)}`);
-    say(`Postgres transactions per sign-up until drained: ${(txCount / Math.max(ops, 1)).toFixed(1)} (the relays' idle polls included)`);
+    say(`Postgres transactions per sign-up until drained, less the idle platform's: ${(txCount / Math.max(ops, 1)).toFixed(1)}`);
     const m = { busy: during.machine.busy - before.machine.busy, total: during.machine.total - before.machine.total };
     say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
     if (args.cpuProf) {
