@@ -3,12 +3,14 @@
  * free ports, its own NATS subject prefix: it does not touch a running `npm start`), measures the machine's argon2id
  * hash rate (as `npm run bench` does), loads POST /auth/password/sign-up with autocannon (a new address per request,
  * with a verification callback, so every sign-up also sends its verification e-mail) and prints sign-ups/s against
- * that rate and CPU ms per sign-up for each process (gateway, every service, the Postgres backends of this platform's
- * database, the load generator), read from /proc. Work a sign-up leaves behind (its outbox events, the e-mail) runs
- * partly after the load stops, so the CPU is printed twice: during the run, and up to the moment the platform is idle
- * again ("drained"). Both are net of what the idle platform uses (relays and queues polling), measured for 5 s
- * before the run, as is the count of Postgres transactions per sign-up. With --cpu-prof, the gateway and the services are profiled from the start of the measured run
- * until 3 s after it (cpu-profile-hook.mjs, SIGUSR2; profiling slows them, so compare CPU figures of runs without it) and the hottest functions (self time) of each are printed.
+ * that rate and CPU ms per sign-up for each process (gateway, every service with the processes it started, such as
+ * the e-mail render processes, the Postgres backends of this platform's database, the load generator), read from
+ * /proc. Work a sign-up leaves behind (its outbox events, the e-mail) runs partly after the load stops, so the CPU is
+ * printed twice: during the run, and up to the moment the platform is idle again ("drained"). Both are net of what the
+ * idle platform uses (relays and queues polling), measured for 5 s before the run, as is the count of Postgres
+ * transactions per sign-up. With --cpu-prof, the gateway and the services but billing and vault are profiled from the
+ * start of the measured run until 3 s after it (cpu-profile-hook.mjs, SIGUSR2; profiling slows them, so compare the
+ * CPU figures of runs without it) and the hottest functions (self time) of each are printed.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-up.ts \
  *     [--duration 10] [--concurrency 50] [--cpu-prof] [--top 20] [--out <dir>] [--env KEY=VALUE ...]
