@@ -2,7 +2,7 @@
  * Measuring helpers shared by the benchmark (deploy/src/bench.ts) and the profilers (profile-refresh.ts,
  * profile-sign-in.ts): CPU ticks from /proc, the machine's argon2id rate, .cpuprofile summaries.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { hash as argon2Hash } from "@node-rs/argon2";
 
 export function cpuTicks(pid: number): number {
@@ -13,6 +13,29 @@ export function cpuTicks(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU ticks of a process and every process it started (e.g. the e-mail service's render processes), 0 when gone. */
+export function treeCpuTicks(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // The process went away.
+    }
+  }
+  let ticks = 0;
+  const todo = [pid];
+  while (todo.length > 0) {
+    const p = todo.pop()!;
+    ticks += cpuTicks(p);
+    todo.push(...(children.get(p) ?? []));
+  }
+  return ticks;
 }
 
 /** Busy ticks of the whole machine (everything but idle and iowait), to see how loaded it was. */

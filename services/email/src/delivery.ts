@@ -7,7 +7,7 @@ import { ClaimPump } from "@vestibule/shared/queue";
 import { openBody } from "./bodies.ts";
 import type { EmailConfig } from "./config.ts";
 import type { ProjectSettingsCache } from "./project-settings.ts";
-import { classifySmtpError, egressAllowList, fromHeader, sendSmtp, type SmtpTarget } from "./smtp.ts";
+import { classifySmtpError, egressAllowList, fromHeader, SmtpConnections, type SmtpTarget } from "./smtp.ts";
 import { emailStore, type ClaimedEmail, type SenderConfigJson } from "./store/email-store.ts";
 import type { ProjectEmailSettings } from "./domain/settings.ts";
 
@@ -67,14 +67,16 @@ export function targetOf(settings: ProjectEmailSettings, shared: SharedSender | 
  * emailStore.claimDue), woken by NOTIFY email_queue when a row is queued and polled every `pollMs` for retries that
  * fall due. At most `sendConcurrency` deliveries run at once per replica and at most `projectConcurrency` of one
  * project, each bounded by the SMTP timeouts, so one slow or failing SMTP server holds up only its own project's mail.
- * Transient failures are retried with exponential backoff (`retryBaseMs`, `retryMaxMs`) up to `maxAttempts`; each
+ * SMTP connections are pooled per server (SmtpConnections). Transient failures are retried with exponential backoff (`retryBaseMs`, `retryMaxMs`) up to `maxAttempts`; each
  * attempt's error is kept on the row. Bodies and passwords are never logged.
  */
 export class DeliveryQueue {
   private readonly pump: ClaimPump<ClaimedEmail>;
+  private readonly smtp: SmtpConnections;
 
   constructor(private readonly deps: DeliveryDeps) {
     const { config } = deps;
+    this.smtp = new SmtpConnections({ timeoutMs: config.smtpTimeoutMs, maxConnections: config.sendConcurrency, egressAllow: egressAllowList(config.egressAllow) });
     const leaseSeconds = (3 * config.smtpTimeoutMs + 30_000) / 1000;
     this.pump = new ClaimPump<ClaimedEmail>({
       name: "e-mail queue",
@@ -100,8 +102,9 @@ export class DeliveryQueue {
   }
 
   /** In-flight deliveries finish (each bounded by the SMTP timeouts); their leases would cover a crash anyway. */
-  stop(): Promise<void> {
-    return this.pump.stop();
+  async stop(): Promise<void> {
+    await this.pump.stop();
+    this.smtp.close();
   }
 
   private async deliver(email: ClaimedEmail): Promise<void> {
@@ -135,12 +138,7 @@ export class DeliveryQueue {
         return await fail(`The e-mail's body cannot be decrypted: ${(err as Error).message}`, false, target.senderConfig);
       }
       try {
-        await sendSmtp(
-          target,
-          { to: email.recipients, subject: email.subject, html: body.html, text: body.text, headers: { "X-Vestibule-Email-Id": email.id } },
-          config.smtpTimeoutMs,
-          egressAllowList(config.egressAllow),
-        );
+        await this.smtp.send(target, { to: email.recipients, subject: email.subject, html: body.html, text: body.text, headers: { "X-Vestibule-Email-Id": email.id } });
       } catch (err) {
         const failure = classifySmtpError(err);
         return await fail(failure.message, failure.transient, target.senderConfig);

@@ -4,6 +4,7 @@ import { readEmailConfig, type EmailConfig } from "./config.ts";
 import type { DeliveryQueue, SharedSender } from "./delivery.ts";
 import { createIdentityClients, type IdentityClients } from "./peers.ts";
 import { ProjectSettingsCache } from "./project-settings.ts";
+import { DEFAULT_TEMPLATES, DEFAULT_THEMES } from "./defaults/index.ts";
 import { EmailRenderer } from "./render/renderer.ts";
 import { EmailRequests } from "./requests.ts";
 import { ProjectTemplates } from "./templates.ts";
@@ -38,6 +39,7 @@ export function emailRuntime(ctx: ServiceContext): EmailRuntime {
     timeoutMs: config.renderTimeoutMs,
     memoryMb: config.renderMemoryMb,
     log: ctx.log,
+    platformSources: [...DEFAULT_TEMPLATES, ...DEFAULT_THEMES].map((d) => d.tsxSource),
   });
   const partial = {
     ctx,

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import type { BlockList } from "node:net";
-import nodemailer from "nodemailer";
+import nodemailer, { type Transporter } from "nodemailer";
 import { parseAllowList, resolvePublicHost } from "@vestibule/shared/egress";
 import type { SenderConfigJson } from "./store/email-store.ts";
 
@@ -64,15 +65,9 @@ export function egressAllowList(spec: string): BlockList {
   return list;
 }
 
-/**
- * Sends one e-mail over a fresh SMTP connection; rejects with nodemailer's error, or EgressRefusedError when an
- * owner-chosen host resolves to a private or internal address not on `egressAllow`.
- */
-export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs: number, egressAllow?: BlockList): Promise<void> {
-  // An owner-chosen host is resolved and checked once; the connection goes to that address, with the host name kept
-  // for TLS (SNI and certificate checks), so a second DNS answer cannot point it elsewhere.
-  const address = target.ownerChosen ? (await resolvePublicHost(target.host, egressAllow)).address : target.host;
-  const transport = nodemailer.createTransport({
+/** nodemailer's options for a target, connecting to `address` (the checked address of an owner-chosen host). */
+function transportOptions(target: SmtpTarget, address: string, timeoutMs: number) {
+  return {
     host: address,
     port: target.port,
     ...(address !== target.host ? { tls: { servername: target.host } } : {}),
@@ -85,16 +80,79 @@ export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs
     dnsTimeout: timeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
-  });
+  };
+}
+
+function message(target: SmtpTarget, mail: OutgoingMail) {
+  return { from: target.from, to: [...mail.to], subject: mail.subject, html: mail.html ?? undefined, text: mail.text ?? undefined, headers: { ...mail.headers } };
+}
+
+/** A pooled SMTP transport is closed after this long without a message. */
+const POOL_IDLE_MS = 30_000;
+
+/**
+ * SMTP connections kept open and reused across e-mails (issue 19: a connection per message cost its TCP set-up, the
+ * server's greeting, EHLO and login every time), one nodemailer pool per server, address and login. An owner-chosen
+ * host is still resolved and checked for every e-mail, and its pool is keyed by the checked address, so mail goes only
+ * to an address that passed the check. Pools unused for POOL_IDLE_MS are closed; `close` closes them all.
+ */
+export class SmtpConnections {
+  private readonly pools = new Map<string, { transport: Transporter; lastUsed: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: { timeoutMs: number; maxConnections: number; egressAllow?: BlockList }) {
+    this.sweeper = setInterval(() => this.sweep(Date.now() - POOL_IDLE_MS), POOL_IDLE_MS).unref();
+  }
+
+  /** Sends one e-mail; rejects like sendSmtp. */
+  async send(target: SmtpTarget, mail: OutgoingMail): Promise<void> {
+    const address = target.ownerChosen ? (await resolvePublicHost(target.host, this.opts.egressAllow)).address : target.host;
+    const key = JSON.stringify([
+      address,
+      target.host,
+      target.port,
+      target.secure,
+      target.ignoreTls ?? false,
+      target.username ?? "",
+      target.password ? createHash("sha256").update(target.password).digest("base64") : "",
+    ]);
+    let entry = this.pools.get(key);
+    if (!entry) {
+      const transport = nodemailer.createTransport({ ...transportOptions(target, address, this.opts.timeoutMs), pool: true, maxConnections: this.opts.maxConnections, maxMessages: 1000 });
+      // A pooled connection that fails while idle must not crash the process; the next e-mail opens a new one.
+      transport.on("error", () => {});
+      entry = { transport, lastUsed: Date.now() };
+      this.pools.set(key, entry);
+    }
+    entry.lastUsed = Date.now();
+    await entry.transport.sendMail(message(target, mail));
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.sweep(Number.POSITIVE_INFINITY);
+  }
+
+  private sweep(unusedSince: number): void {
+    for (const [key, entry] of this.pools) {
+      if (entry.lastUsed >= unusedSince) continue;
+      this.pools.delete(key);
+      entry.transport.close();
+    }
+  }
+}
+
+/**
+ * Sends one e-mail over a fresh SMTP connection (the settings test: it must show that a connection can be made); rejects with nodemailer's error, or EgressRefusedError when an
+ * owner-chosen host resolves to a private or internal address not on `egressAllow`.
+ */
+export async function sendSmtp(target: SmtpTarget, mail: OutgoingMail, timeoutMs: number, egressAllow?: BlockList): Promise<void> {
+  // An owner-chosen host is resolved and checked once; the connection goes to that address, with the host name kept
+  // for TLS (SNI and certificate checks), so a second DNS answer cannot point it elsewhere.
+  const address = target.ownerChosen ? (await resolvePublicHost(target.host, egressAllow)).address : target.host;
+  const transport = nodemailer.createTransport(transportOptions(target, address, timeoutMs));
   try {
-    await transport.sendMail({
-      from: target.from,
-      to: [...mail.to],
-      subject: mail.subject,
-      html: mail.html ?? undefined,
-      text: mail.text ?? undefined,
-      headers: { ...mail.headers },
-    });
+    await transport.sendMail(message(target, mail));
   } finally {
     transport.close();
   }

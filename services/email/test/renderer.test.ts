@@ -198,3 +198,35 @@ export function EmailTemplate({ variables }) { return <p>{variables.name}:{varia
     });
   });
 });
+
+describe("EmailRenderer: render contexts of the platform's own sources (issue 19)", () => {
+  // Counts the renders its context has seen: 1 every time in a fresh context.
+  const COUNTING = `
+import { Subject, Text } from "@vestibule/emails";
+export function EmailTemplate({ variables }) {
+  globalThis.renders = (globalThis.renders || 0) + 1;
+  return <><Subject value="Counted" /><Text>render {String(globalThis.renders)} for {variables.link}</Text></>;
+}`;
+  let renderer: EmailRenderer;
+  beforeAll(() => {
+    renderer = new EmailRenderer({ workers: 1, timeoutMs: TIMEOUT_MS, memoryMb: 32, log, platformSources: [COUNTING, THEME] });
+  });
+  afterAll(async () => {
+    await renderer.close();
+  });
+
+  it("are reused across renders, each with its own variables; any other source gets a fresh context every time", async () => {
+    const ours = [];
+    for (const link of ["https://a.example/1", "https://a.example/2", "https://a.example/3"]) {
+      ours.push((await renderer.render({ ...props, templateSource: COUNTING, themeSource: THEME, variables: { link } })).html);
+    }
+    expect(ours[0]).toContain("render 1 for https://a.example/1");
+    expect(ours[1]).toContain("render 2 for https://a.example/2");
+    expect(ours[2]).toContain("render 3 for https://a.example/3");
+    // The same template with an admin's theme (not a platform source): a fresh context for every render.
+    const theirs = `${THEME}\n// edited by an admin`;
+    for (let i = 0; i < 2; i++) {
+      expect((await renderer.render({ ...props, templateSource: COUNTING, themeSource: theirs, variables: { link: "https://b.example" } })).html).toContain("render 1 for https://b.example");
+    }
+  });
+});

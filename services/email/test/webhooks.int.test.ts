@@ -109,4 +109,24 @@ describe("webhooks in the e-mail service", () => {
     const { attempts } = await hooks.listWebhookAttempts({ projectId, endpointId, limit: 10 });
     expect(attempts.map((a) => `${a.succeeded} ${a.trigger}`).sort()).toEqual(["true resend", "true scheduled"]);
   }, 30_000);
+
+  it("an event of a project with no enabled endpoint is acknowledged without a transaction (issue 19)", async () => {
+    const hooks = createServiceClient(WebhookService, { baseUrl: stack.env.VESTIBULE_EMAIL_URL!, caller: "test", secret: stack.env.VESTIBULE_SERVICE_SECRET! });
+    const [quiet, listening] = [await stack.newProject(), await stack.newProject()];
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const { endpoint } = await hooks.createWebhookEndpoint({ projectId: listening, url, description: "", eventTypes: ["team.created"] });
+    const p = stack.producers.teams_permissions;
+    const team = (projectId: string) => ({ team: { id: newId(), projectId, displayName: "T", createdAtMillis: 1n, clientMetadataJson: "", clientReadOnlyMetadataJson: "", serverMetadataJson: "" } });
+    // One durable consumer handles the subject's events in order: once the second is queued, the first was handled.
+    const [skipped, queued] = await withTransaction(p.ctx.pool, async (tx) => [
+      await p.ctx.outbox.enqueue(tx, teamCreated, team(quiet), { projectId: quiet }),
+      await p.ctx.outbox.enqueue(tx, teamCreated, team(listening), { projectId: listening }),
+    ]);
+    await p.relay.flush();
+    await waitFor(async () => (await hooks.listWebhookMessages({ projectId: listening, endpointId: endpoint!.id, limit: 10 })).messages.length === 1, 20_000);
+    const processed = async (eventId: string) =>
+      (await stack.email.ctx.pool.query(`SELECT 1 FROM processed_events WHERE consumer = 'email-webhooks-team-created' AND event_id = $1`, [eventId])).rows.length;
+    expect(await processed(queued)).toBe(1);
+    expect(await processed(skipped)).toBe(0);
+  });
 });

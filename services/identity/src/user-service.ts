@@ -338,6 +338,7 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
       try {
         const user = await withTransaction(pool, async (tx) => {
           const before = await requireUser(tx, projectId, userId, { forUpdate: true });
+          if (req.onlyIfNoSelectedTeam && before.selected_team_id !== null) return toUserMessage(before);
           if (req.isAnonymous === true && !before.is_anonymous) throw statusError(400, "is_anonymous can only be set to false.");
           email = req.primaryEmail?.value ? normalizeEmail(req.primaryEmail.value) : (before.primary_email ?? undefined);
           const fields: UserFields = {

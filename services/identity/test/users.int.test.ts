@@ -205,6 +205,17 @@ describe("UpdateUser", () => {
     expect(events[0]!.payload.user).toMatchObject({ serverMetadataJson: '{"plan": "pro"}', otpAuthEnabled: true });
   });
 
+  it("only_if_no_selected_team selects a team only for a user with none, and otherwise changes nothing (no event)", async () => {
+    const [first, second] = ["3f2504e0-4f89-41d3-9a0c-0305e82c3302", "3f2504e0-4f89-41d3-9a0c-0305e82c3303"];
+    const id = (await h.users.createUser({ projectId, displayName: "Ann" })).user!.id;
+    const selected = (await h.users.updateUser({ projectId, userId: id, selectedTeamId: { value: first }, onlyIfNoSelectedTeam: true })).user!;
+    expect(selected).toMatchObject({ selectedTeamId: first, version: 2n });
+    const kept = (await h.users.updateUser({ projectId, userId: id, selectedTeamId: { value: second }, onlyIfNoSelectedTeam: true })).user!;
+    expect(kept).toMatchObject({ selectedTeamId: first, version: 2n });
+    const events = (await outboxEvents(h.pool, IdentityEvents.userUpdated)).filter((e) => e.payload.user?.id === id);
+    expect(events.map((e) => e.payload.user?.selectedTeamId)).toEqual([first]);
+  });
+
   it("manages the primary e-mail channel: create, change (unverifies), flags, and delete on null", async () => {
     const id = (await h.users.createUser({ projectId })).user!.id;
     let u = (await h.users.updateUser({ projectId, userId: id, primaryEmail: { value: "First@Example.com" }, primaryEmailVerified: true })).user!;

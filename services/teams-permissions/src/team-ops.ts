@@ -93,7 +93,8 @@ export async function addMember(
  * Creates a team; with a creator, adds them with the creator's default permissions and selects the team for them
  * (identity owns `selected_team_id`; the call is made inside the transaction, so a failure rolls the team back and the
  * caller can retry cleanly). `select: "if-none"` (the personal team, created asynchronously after sign-up) leaves a
- * selection the user already made alone. TEAM_ALREADY_EXISTS when the id is taken.
+ * selection the user already made alone (identity decides with the user locked: UpdateUser.only_if_no_selected_team).
+ * TEAM_ALREADY_EXISTS when the id is taken.
  */
 export async function createTeam(
   rt: TeamsRuntime,
@@ -106,8 +107,8 @@ export async function createTeam(
   await rt.ctx.outbox.enqueue(tx, TeamsEvents.teamCreated, { team: teamMessage(row), creatorUserId: t.creatorUserId ?? "" }, { projectId: t.projectId });
   if (t.creatorUserId) {
     await addMember(rt, tx, settings, { projectId: t.projectId, teamId: row.id, userId: t.creatorUserId, kind: "creator" });
-    const keep = t.select === "if-none" && (await rt.identity.users.getUser({ projectId: t.projectId, userId: t.creatorUserId })).user?.selectedTeamId;
-    if (!keep) await rt.identity.users.updateUser({ projectId: t.projectId, userId: t.creatorUserId, selectedTeamId: { value: row.id } });
+    // "if-none": identity checks for a selection with the user locked (one call, no read before it).
+    await rt.identity.users.updateUser({ projectId: t.projectId, userId: t.creatorUserId, selectedTeamId: { value: row.id }, onlyIfNoSelectedTeam: t.select === "if-none" });
   }
   return row;
 }

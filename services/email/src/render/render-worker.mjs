@@ -1,5 +1,6 @@
 // The e-mail render process: renders admin-written TSX templates and themes (untrusted code, compiled to CommonJS by
-// the host) with React inside a fresh `node:vm` context per render. Plain JavaScript so that it runs in a plain `node`,
+// the host) with React inside a fresh `node:vm` context per render (renders of the platform's own default sources
+// only reuse one; see `reusable`). Plain JavaScript so that it runs in a plain `node`,
 // whatever loader the host process uses.
 //
 // It is a child process of the e-mail service (renderer.ts), started with an empty environment (none of the service's
@@ -159,15 +160,40 @@ function untrusted(filename, code) {
   return script;
 }
 
+/**
+ * Contexts set up for the platform's own default templates and themes (`job.reuse`, decided by the host: every source
+ * the context ever ran is one shipped with the service, none an admin wrote), by compiled code: setting up a context
+ * (React evaluated in it) costs more than the render itself, and code the platform wrote leaves nothing in it that a
+ * later render could see. A context that ever ran an admin's code is never reused.
+ */
+const reusable = new Map();
+
 function render(job) {
+  const timeout = job.timeoutMs;
+  const deadline = Date.now() + timeout;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const key = job.reuse ? `${job.template ?? ""}\u0000${job.theme ?? ""}` : undefined;
+  let context = key === undefined ? undefined : reusable.get(key);
+  if (!context) {
+    context = setUp(job, remaining);
+    if (key !== undefined) {
+      reusable.set(key, context);
+      if (reusable.size > 20) reusable.delete(reusable.keys().next().value);
+    }
+  }
+  context.__vestibuleInput = job.input;
+  const result = RENDER.runInContext(context, { timeout: remaining() });
+  if (typeof result !== "string") return JSON.stringify({ error: "rendering gave no result" });
+  return result;
+}
+
+/** A new context with the library, the template and the theme (not yet run: each render instantiates them). */
+function setUp(job, remaining) {
   const context = vm.createContext(Object.create(null), {
     name: "vestibule-email-render",
     codeGeneration: { strings: false, wasm: false },
     microtaskMode: "afterEvaluate",
   });
-  const timeout = job.timeoutMs;
-  const deadline = Date.now() + timeout;
-  const remaining = () => Math.max(1, deadline - Date.now());
   BOOTSTRAP.runInContext(context, { timeout: remaining() });
   for (const [name, script] of LIBRARY) {
     context.__vestibuleModule = script.runInContext(context, { timeout: remaining() });
@@ -178,10 +204,7 @@ function render(job) {
   // Only the (untrusted) module functions and strings go into the context.
   if (job.template) context.__vestibuleTemplate = untrusted("template.tsx", job.template).runInContext(context, { timeout: remaining() });
   if (job.theme) context.__vestibuleTheme = untrusted("theme.tsx", job.theme).runInContext(context, { timeout: remaining() });
-  context.__vestibuleInput = job.input;
-  const result = RENDER.runInContext(context, { timeout: remaining() });
-  if (typeof result !== "string") return JSON.stringify({ error: "rendering gave no result" });
-  return result;
+  return context;
 }
 
 /**

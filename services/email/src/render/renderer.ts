@@ -38,6 +38,11 @@ export interface RendererOptions {
   /** Heap limit of each render process. */
   readonly memoryMb: number;
   readonly log: Logger;
+  /**
+   * TSX sources the platform ships (the default templates and themes): a render whose template and theme are all
+   * among them reuses a render context set up before for the same sources instead of a fresh one (issue 19).
+   */
+  readonly platformSources?: readonly string[];
 }
 
 /** The largest TSX source compiled (characters). */
@@ -70,7 +75,8 @@ interface Slot {
 /**
  * Renders admin-written TSX templates and themes, which are untrusted code: each source is compiled by esbuild (here,
  * cached by content), then run with React in a pool of long-lived render processes (`workers` of them), each render
- * in a fresh vm context with no Node APIs (render-worker.mjs). The processes hold none of the service's secrets: an
+ * in a fresh vm context with no Node APIs (render-worker.mjs); only renders of the platform's own sources
+ * (`platformSources`, no admin-written code) reuse a context. The processes hold none of the service's secrets: an
  * empty environment, Node's permission model (read-only access to the render code and its packages; render-process.ts).
  * Limits: `timeoutMs` of CPU per render (vm timeout, then the process is killed), `memoryMb` of heap per process (a
  * process that exhausts it dies and is replaced), source and output sizes. Any failure is EMAIL_RENDERING_ERROR with
@@ -82,8 +88,10 @@ export class EmailRenderer {
   private readonly compiled = new Map<string, Promise<string>>();
   private nextId = 1;
   private closed = false;
+  private readonly platformSources: ReadonlySet<string>;
 
   constructor(private readonly opts: RendererOptions) {
+    this.platformSources = new Set(opts.platformSources);
     for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn());
   }
 
@@ -104,7 +112,9 @@ export class EmailRenderer {
       previewVariables: req.previewVariables ?? false,
       unsubscribeLink: req.unsubscribeLink,
     });
-    return this.run({ template, theme, input, timeoutMs: this.opts.timeoutMs, maxHtmlLength: MAX_HTML_LENGTH });
+    const ours = (source: string | null | undefined) => !source || this.platformSources.has(source);
+    const reuse = ours(req.templateSource) && ours(req.themeSource);
+    return this.run({ template, theme, input, reuse, timeoutMs: this.opts.timeoutMs, maxHtmlLength: MAX_HTML_LENGTH });
   }
 
   /** Compiles TSX to CommonJS (cached by content); syntax errors are EMAIL_RENDERING_ERROR with their location. */

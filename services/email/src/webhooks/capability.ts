@@ -10,7 +10,8 @@ import { webhookStore } from "./store.ts";
 /**
  * Starts the webhook capability: one durable, idempotent consumer per platform event that has a webhook event
  * (WEBHOOK_SOURCES), each queueing one message per matching endpoint in the same transaction that records the event
- * as processed; and the deliverer. Returns the stop function.
+ * as processed (events of stateless sources for a project with no enabled endpoint are skipped before any
+ * transaction); and the deliverer. Returns the stop function.
  */
 export async function startWebhooks(rt: EmailRuntime): Promise<() => Promise<void>> {
   const { bus, pool, log } = rt.ctx;
@@ -30,6 +31,12 @@ export async function startWebhooks(rt: EmailRuntime): Promise<() => Promise<voi
           log,
           consumer: src.consumer,
           event: src.event,
+          skip: src.statelessProjectOf
+            ? async ({ envelope, payload }) => {
+                const projectId = src.statelessProjectOf!(payload, envelope);
+                return !projectId || !(await webhookStore.hasEnabledEndpoint(pool, projectId));
+              }
+            : undefined,
           handler: async ({ envelope, payload }, tx) => {
             const event = await src.map(payload, { tx, envelope, userViewProject: (projectId) => wh.userViewProjects.get(projectId) });
             if (!event || !event.projectId) return;

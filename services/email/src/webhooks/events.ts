@@ -42,10 +42,22 @@ export interface WebhookSource<Desc extends DescMessage = DescMessage> {
   readonly event: EventDefinition<Desc>;
   readonly consumer: string;
   map(payload: MessageShape<Desc>, ctx: MapContext): Promise<WebhookEvent | undefined>;
+  /**
+   * For a mapping that only reads (keeps no state of its own, unlike the membership ones): the project whose endpoints
+   * the event would go to ("" for none). An event of a project with no enabled endpoint is then acknowledged without a
+   * transaction (issue 19: a sign-up publishes four such events).
+   */
+  readonly statelessProjectOf?: (payload: MessageShape<Desc>, envelope: Envelope) => string;
 }
 
-function source<Desc extends DescMessage>(type: string, schema: Desc, consumer: string, map: WebhookSource<Desc>["map"]): WebhookSource {
-  return { event: defineEvent(type, schema), consumer: `email-webhooks-${consumer}`, map } as unknown as WebhookSource;
+function source<Desc extends DescMessage>(
+  type: string,
+  schema: Desc,
+  consumer: string,
+  map: WebhookSource<Desc>["map"],
+  statelessProjectOf?: WebhookSource<Desc>["statelessProjectOf"],
+): WebhookSource {
+  return { event: defineEvent(type, schema), consumer: `email-webhooks-${consumer}`, map, statelessProjectOf } as unknown as WebhookSource;
 }
 
 const occurredAt = (e: Envelope) => (e.occurredAt ? timestampDate(e.occurredAt) : new Date());
@@ -54,9 +66,11 @@ const projectOf = (e: Envelope, p: { projectId?: string }) => p.projectId || e.p
 export const WEBHOOK_SOURCES: readonly WebhookSource[] = [
   source("identity.user.created.v1", UserCreatedSchema, "user-created", async ({ user }, ctx) =>
     user ? { projectId: user.projectId, type: "user.created", data: serverUserView(user, undefined, await ctx.userViewProject(user.projectId)) } : undefined,
+  ({ user }) => user?.projectId ?? "",
   ),
   source("identity.user.updated.v1", UserUpdatedSchema, "user-updated", async ({ user }, ctx) =>
     user ? { projectId: user.projectId, type: "user.updated", data: serverUserView(user, undefined, await ctx.userViewProject(user.projectId)) } : undefined,
+  ({ user }) => user?.projectId ?? "",
   ),
   source("identity.user.deleted.v1", UserDeletedSchema, "user-deleted", async (p, ctx) => {
     const projectId = projectOf(ctx.envelope, p);
@@ -65,9 +79,11 @@ export const WEBHOOK_SOURCES: readonly WebhookSource[] = [
   }),
   source("teams_permissions.team.created.v1", TeamCreatedSchema, "team-created", async ({ team }) =>
     team ? { projectId: team.projectId, type: "team.created", data: serverTeamView(team) } : undefined,
+  ({ team }) => team?.projectId ?? "",
   ),
   source("teams_permissions.team.updated.v1", TeamUpdatedSchema, "team-updated", async ({ team }) =>
     team ? { projectId: team.projectId, type: "team.updated", data: serverTeamView(team) } : undefined,
+  ({ team }) => team?.projectId ?? "",
   ),
   source("teams_permissions.team.deleted.v1", TeamDeletedSchema, "team-deleted", async (p, ctx) => {
     const projectId = projectOf(ctx.envelope, p);
@@ -89,10 +105,12 @@ export const WEBHOOK_SOURCES: readonly WebhookSource[] = [
     p.scope === PermissionScope.TEAM && p.teamId
       ? { projectId: projectOf(ctx.envelope, p), type: "team_permission.created", data: { id: p.permissionId, user_id: p.userId, team_id: p.teamId } }
       : undefined,
+  (p, envelope) => (p.scope === PermissionScope.TEAM && p.teamId ? projectOf(envelope, p) : ""),
   ),
   source("teams_permissions.permission.revoked.v1", PermissionRevokedSchema, "permission-revoked", async (p, ctx) =>
     p.scope === PermissionScope.TEAM && p.teamId
       ? { projectId: projectOf(ctx.envelope, p), type: "team_permission.deleted", data: { id: p.permissionId, user_id: p.userId, team_id: p.teamId } }
       : undefined,
+  (p, envelope) => (p.scope === PermissionScope.TEAM && p.teamId ? projectOf(envelope, p) : ""),
   ),
 ];

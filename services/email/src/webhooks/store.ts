@@ -127,6 +127,12 @@ export const webhookStore = {
    * One message per enabled endpoint of the project whose filter takes `eventType` (empty filter = all, `test.event`
    * only through sendTest). A message that exists already (a redelivered event) is left alone. Wakes the deliverers.
    */
+  /** Whether the project has an enabled endpoint (events of a project with none need no transaction). */
+  async hasEnabledEndpoint(db: Queryable, projectId: string): Promise<boolean> {
+    const { rows } = await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE project_id = $1 AND enabled) AS found`, [projectId]);
+    return rows[0]?.found ?? false;
+  },
+
   async enqueueForEvent(db: Queryable, m: { projectId: string; eventId: string; eventType: string; payload: unknown }): Promise<number> {
     const { rows } = await db.query<{ id: string }>(
       `SELECT id FROM webhook_endpoints WHERE project_id = $1 AND enabled AND (cardinality(event_types) = 0 OR $2 = ANY(event_types))`,

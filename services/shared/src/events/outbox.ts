@@ -54,12 +54,13 @@ export class Outbox {
       payload: toBinary(def.schema, create(def.schema, payload)),
       traceparent: currentTraceparent(),
     });
+    // One statement (issue 19: a sign-up enqueues several events); the NOTIFY reaches the relay's LISTEN only when the
+    // transaction commits.
     await client.query(
-      `INSERT INTO outbox (id, subject, envelope, request_id) VALUES ($1, $2, $3, $4)`,
-      [id, def.type, Buffer.from(toBinary(EnvelopeSchema, envelope)), requestId || null],
+      `WITH queued AS (INSERT INTO outbox (id, subject, envelope, request_id) VALUES ($1, $2, $3, $4) RETURNING id)
+       SELECT pg_notify($5, '') FROM queued`,
+      [id, def.type, Buffer.from(toBinary(EnvelopeSchema, envelope)), requestId || null, this.channel],
     );
-    // Delivered to the relay's LISTEN only when the transaction commits.
-    await client.query(`SELECT pg_notify($1, '')`, [this.channel]);
     return id;
   }
 }
@@ -91,17 +92,23 @@ export function startOutboxRelay(opts: { pool: Pool; connectionString: string; s
       const { rows } = await client.query<{ seq: number; id: string; subject: string; envelope: Buffer; request_id: string | null }>(
         `SELECT seq, id, subject, envelope, request_id FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT 100 FOR UPDATE SKIP LOCKED`,
       );
+      // Published rows are marked with one UPDATE per batch (issue 19: one per row cost a round trip per event).
+      const markPublished = (seqs: number[]) =>
+        seqs.length === 0 ? undefined : client.query(`UPDATE outbox SET published_at = now(), last_error = NULL WHERE seq = ANY($1::bigint[])`, [seqs]);
+      const done: number[] = [];
       for (const row of rows) {
         try {
           await bus.publish({ id: row.id, subject: row.subject, data: new Uint8Array(row.envelope), requestId: row.request_id ?? undefined });
         } catch (err) {
+          await markPublished(done);
           await client.query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1`, [row.seq, String((err as Error).message).slice(0, 500)]);
           await client.query("COMMIT");
           throw err;
         }
-        await client.query(`UPDATE outbox SET published_at = now(), last_error = NULL WHERE seq = $1`, [row.seq]);
+        done.push(row.seq);
         published++;
       }
+      await markPublished(done);
       await client.query("COMMIT");
     } catch (err) {
       await client.query("ROLLBACK").catch(() => {});
@@ -214,7 +221,9 @@ export interface ReceivedEvent<Desc extends DescMessage> {
 /**
  * Subscribes a durable, idempotent consumer: each delivery is decoded and handled inside a transaction that first
  * records (consumer, event id) in processed_events; a redelivered event finds its row and is skipped, so at-least-once
- * delivery changes state exactly once. The handler must do its writes with the given client.
+ * delivery changes state exactly once. The handler must do its writes with the given client. `skip`, when it
+ * answers true, acknowledges the event with no transaction and no processed_events row: only for events the handler
+ * would change nothing for (e.g. webhooks of a project with no endpoint), where a redelivery is as harmless.
  */
 export function consumeEvents<Desc extends DescMessage>(opts: {
   bus: EventBus;
@@ -223,6 +232,7 @@ export function consumeEvents<Desc extends DescMessage>(opts: {
   consumer: string;
   event: EventDefinition<Desc>;
   handler: (event: ReceivedEvent<Desc>, client: PoolClient) => Promise<void>;
+  skip?: (event: ReceivedEvent<Desc>) => Promise<boolean>;
 }): Promise<Subscription> {
   return opts.bus.consume({
     durable: opts.consumer,
@@ -231,6 +241,7 @@ export function consumeEvents<Desc extends DescMessage>(opts: {
       const envelope = fromBinary(EnvelopeSchema, msg.data);
       const payload = fromBinary(opts.event.schema, envelope.payload);
       const consume = () => runWithContext({ requestId: envelope.requestId || `event:${envelope.id}` }, async () => {
+        if (opts.skip && (await opts.skip({ envelope, payload }))) return;
         const client = await opts.pool.connect();
         try {
           await client.query("BEGIN");
