@@ -13,14 +13,14 @@
  * With --serve it only starts the private platform, writes <out>/dev.json and waits for Ctrl-C, so that
  * `npm run bench -- --dev <out>/dev.json` can measure this checkout's code while another `npm start` keeps its ports.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
+import type { TestPlatform } from "../test-platform.ts";
+import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { checkoutRoot } from "../paths.ts";
 import { cpuTicks, hottest, json, machineBusyTicks } from "./profiling.ts";
 
 interface Args {
@@ -55,22 +55,11 @@ const CLK_TCK = 100;
 /** CPU ticks (user + system) of a process, 0 when it is gone. */
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
-  mkdirSync(args.out, { recursive: true });
   const say = (s: string) => void process.stdout.write(`${s}\n`);
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startTestPlatform({
-      bus: args.bus,
-      printLevel: "error",
-      platform: {
-        logLevel: "warn",
-        ...(args.cpuProf
-          ? { env: { NODE_OPTIONS: `--import ${join(checkoutRoot, "deploy/src/bench/cpu-profile-hook.mjs")}`, VESTIBULE_CPU_PROF_DIR: args.out } }
-          : {}),
-      },
-    });
+    tp = await startProfiledPlatform({ bus: args.bus, cpuProf: args.cpuProf, out: args.out });
     if (args.serve) {
       const file = join(args.out, "dev.json");
       writeFileSync(file, `${JSON.stringify({ gateway_url: tp.gatewayUrl, projects: tp.projects }, null, 2)}\n`);

@@ -12,14 +12,14 @@
  *
  * --env sets a variable for every platform process (e.g. --env UV_THREADPOOL_SIZE=2).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
+import type { TestPlatform } from "../test-platform.ts";
+import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { checkoutRoot } from "../paths.ts";
 import { argon2Rate, cpuTicks, hottest, json, machineBusyTicks } from "./profiling.ts";
 
 interface Args {
@@ -81,23 +81,11 @@ function threadTicks(pid: number): Map<number, number> {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
-  mkdirSync(args.out, { recursive: true });
   const say = (s: string) => void process.stdout.write(`${s}\n`);
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startTestPlatform({
-      bus: "nats",
-      printLevel: "error",
-      platform: {
-        logLevel: "warn",
-        env: {
-          ...args.env,
-          ...(args.cpuProf ? { NODE_OPTIONS: `--import ${join(checkoutRoot, "deploy/src/bench/cpu-profile-hook.mjs")}`, VESTIBULE_CPU_PROF_DIR: args.out } : {}),
-        },
-      },
-    });
+    tp = await startProfiledPlatform({ cpuProf: args.cpuProf, out: args.out, env: args.env });
     const demo = tp.projects.demo;
     const base = tp.gatewayUrl;
     const client = {

@@ -15,14 +15,14 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-up.ts \
  *     [--duration 10] [--concurrency 50] [--cpu-prof] [--top 20] [--out <dir>] [--env KEY=VALUE ...]
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
+import type { TestPlatform } from "../test-platform.ts";
+import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { checkoutRoot } from "../paths.ts";
 import { argon2Rate, cpuTicks, hottest, machineBusyTicks, treeCpuTicks } from "./profiling.ts";
 
 interface Args {
@@ -56,23 +56,11 @@ const CLK_TCK = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
-  mkdirSync(args.out, { recursive: true });
   const say = (s: string) => void process.stdout.write(`${s}\n`);
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startTestPlatform({
-      bus: "nats",
-      printLevel: "error",
-      platform: {
-        logLevel: "warn",
-        env: {
-          ...args.env,
-          ...(args.cpuProf ? { NODE_OPTIONS: `--import ${join(checkoutRoot, "deploy/src/bench/cpu-profile-hook.mjs")}`, VESTIBULE_CPU_PROF_DIR: args.out } : {}),
-        },
-      },
-    });
+    tp = await startProfiledPlatform({ cpuProf: args.cpuProf, out: args.out, env: args.env });
     const demo = tp.projects.demo;
     const prefix = randomBytes(4).toString("hex");
     let n = 0;
