@@ -24,11 +24,19 @@ export function demoHeaders(tp: TestPlatform, access: Access): Record<string, st
 }
 
 /** A call to the platform's gateway (`path` below /api/v1) with these headers and the body as JSON. */
-export async function callPlatform(tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ApiAnswer> {
+export async function callPlatform(
+  tp: TestPlatform,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  options: { timeoutMs?: number } = {},
+): Promise<ApiAnswer> {
   const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+    ...(options.timeoutMs ? { signal: AbortSignal.timeout(options.timeoutMs) } : {}),
   });
   const text = await res.text();
   let json: unknown;

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@vestibule/shared/testing";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
+import { callPlatform, demoHeaders } from "./platform-api.ts";
 
 interface ExportedSpan {
   service: string;
@@ -70,24 +71,15 @@ afterAll(async () => {
 
 describe("OpenTelemetry traces", () => {
   it("one sign-up is one trace: gateway → auth → identity, and the e-mail service's consumer of the event", async () => {
-    const demo = tp.projects.demo;
     // The caller's own trace: the gateway continues it.
     const traceId = randomBytes(16).toString("hex");
-    const res = await fetch(`${tp.gatewayUrl}/api/v1/auth/password/sign-up`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-stack-project-id": demo.project_id,
-        "x-stack-access-type": "client",
-        "x-stack-publishable-client-key": demo.publishable_client_key,
-        traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01`,
-      },
-      body: JSON.stringify({
-        email: `traced-${randomBytes(4).toString("hex")}@example.com`,
-        password: "a traced password",
-        verification_callback_url: "http://localhost:3000/handler/email-verification",
-      }),
-    });
+    const res = await callPlatform(
+      tp,
+      "POST",
+      "/auth/password/sign-up",
+      { ...demoHeaders(tp, "client"), traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` },
+      { email: `traced-${randomBytes(4).toString("hex")}@example.com`, password: "a traced password", verification_callback_url: "http://localhost:3000/handler/email-verification" },
+    );
     expect(res.status).toBe(200);
 
     const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);

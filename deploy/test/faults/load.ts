@@ -5,7 +5,7 @@
  * network error or any status other than 200.
  */
 import pg from "pg";
-import { demoHeaders, type ApiAnswer } from "../platform-api.ts";
+import { callPlatform, demoHeaders, type ApiAnswer } from "../platform-api.ts";
 import type { TestPlatform } from "../../src/test-platform.ts";
 
 export type Kind = "sign-in" | "read" | "write";
@@ -36,22 +36,8 @@ interface User {
   accessToken: string;
 }
 
-async function call(tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ApiAnswer> {
-  const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text, code: res.headers.get("x-stack-known-error") };
-}
+const call = (tp: TestPlatform, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ApiAnswer> =>
+  callPlatform(tp, method, path, headers, body, { timeoutMs: 15_000 });
 
 /** Signs up `users` users, then runs `workers` loops of sign-in : read : write = 1 : 3 : 2 until stopped. */
 export async function startLoad(tp: TestPlatform, opts: { users?: number; workers?: number } = {}): Promise<Load> {
