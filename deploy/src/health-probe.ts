@@ -5,10 +5,12 @@
  *   npm run health -- --service identity one service (machine name, e.g. teams_permissions)
  *   npm run health -- --timeout 2000     per-service deadline in ms (default 3000)
  *
- * Prints one line per service (`auth SERVING`, `billing NOT_SERVING`, `vault UNREACHABLE (ECONNREFUSED)`) and exits
- * 0 only when every checked service is SERVING (1 otherwise, 2 on bad arguments).
+ * Prints one line per service (`auth SERVING`, `billing NOT_SERVING`, `vault UNREACHABLE (ECONNREFUSED)`), one per
+ * replica when the variable lists several (`auth SERVING (http://10.0.0.5:8110)`), and exits 0 only when every checked
+ * replica is SERVING (1 otherwise, 2 on bad arguments).
  */
 import { parseArgs } from "node:util";
+import { replicaUrls } from "@vestibule/shared/rpc";
 import { checkServiceHealth } from "./platform.ts";
 import { SERVICE_NAMES, serviceUrl, type ServiceName } from "./services.ts";
 
@@ -43,12 +45,16 @@ async function main(): Promise<void> {
     names = [wanted];
   }
 
+  // A variable that lists replicas (comma-separated) gets one line per replica, its URL after the status.
+  const checks = names.flatMap((name) => {
+    const urls = replicaUrls(serviceUrl(name));
+    return urls.map((url) => ({ name, url, label: urls.length > 1 ? ` (${url})` : "" }));
+  });
   const results = await Promise.all(
-    names.map(async (name) => {
-      const url = serviceUrl(name);
+    checks.map(async ({ name, url, label }) => {
       try {
         const { status, serving } = await checkServiceHealth(url, timeoutMs);
-        return { name, serving, line: `${name} ${status}` };
+        return { name, serving, line: `${name} ${status}${label}` };
       } catch (err) {
         return { name, serving: false, line: `${name} UNREACHABLE (${url}: ${describe(err)})` };
       }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePorts } from "@vestibule/shared/testing";
 import { checkServiceHealth, PROCESS_NAMES, SERVICE_NAMES } from "../src/platform.ts";
 import { startTestPlatform, type TestPlatform } from "../src/test-platform.ts";
 import { SERVICES } from "../src/services.ts";
@@ -62,6 +63,18 @@ describe("the platform launcher (six service processes + gateway)", () => {
     const { stdout, code } = await run(process.execPath, ["--import", "tsx", "deploy/src/health-probe.ts"], env);
     expect(code).toBe(0);
     for (const name of SERVICE_NAMES) expect(stdout).toMatch(new RegExp(`^${name}\\s+SERVING$`, "m"));
+  });
+
+  it("checks every replica a variable lists, and fails when one is down", async () => {
+    const env: Record<string, string> = { ...process.env } as Record<string, string>;
+    for (const name of SERVICE_NAMES) env[SERVICES[name].env] = tp.platform.serviceUrls[name];
+    const [closed] = await freePorts(1);
+    const vault = tp.platform.serviceUrls.vault;
+    env[SERVICES.vault.env] = `${vault},http://127.0.0.1:${closed}`;
+    const { stdout, code } = await run(process.execPath, ["--import", "tsx", "deploy/src/health-probe.ts", "--service", "vault", "--timeout", "1000"], env);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`vault SERVING (${vault})`);
+    expect(stdout).toMatch(new RegExp(`^vault UNREACHABLE \\(http://127\\.0\\.0\\.1:${closed}: `, "m"));
   });
 
   it("answers a dead service's routes with a plain-text 503 and recovers when it is back", async () => {
