@@ -4,12 +4,13 @@
  *   hosted sign-in usable      < 1.0 s  (navigation start → e-mail field, password field and enabled "Sign in")
  *   dashboard sign-in usable   < 1.5 s  (the shell, then the federated sign-in pages)
  *   area switch                < 300 ms (click on an area tab → its heading, the area's remote loaded cold)
- * Each figure is the best of three cold visits. `npm run frontends:budget` prints the table and which budgets are met.
+ * Times are read with the page's clock on every animation frame (not Playwright's polling waits, whose interval grows
+ * to 500 ms). Each figure is the best of three cold visits. `npm run frontends:budget` prints the table and which budgets are met.
  * It is a script, not a test of `npm test`: on this 2-core machine kind, CI runs two browser test files at once, and
  * inside that run the same pages measured 1.9 s / 2.2 s / 0.6 s (none of the budgets met), which says as much about
  * the neighbouring test file as about the pages; the budget needs a quiet machine to mean anything.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, type Browser } from "./browser.ts";
 import { ownerWithProject } from "./accounts.ts";
@@ -33,15 +34,45 @@ function best(name: string): number {
 }
 
 /** Milliseconds from navigation start until the sign-in form can be used. */
+/**
+ * Milliseconds from navigation start until the sign-in form can be used, read with the page's own clock and checked on
+ * every animation frame: Playwright's locator waits poll with a growing interval (up to 500 ms), which measured the
+ * polling as much as the page.
+ */
 async function signInUsable(page: Page, path: string): Promise<number> {
-  const started = Date.now();
   await page.goto(`${url}${path}`, { waitUntil: "commit" });
-  await page.getByLabel("E-mail", { exact: true }).waitFor();
-  await page.getByLabel("Password", { exact: true }).waitFor();
-  const button = page.getByRole("button", { name: "Sign in", exact: true });
-  await button.waitFor();
-  await page.waitForFunction(`[...document.querySelectorAll("button")].some((b) => b.textContent.trim() === "Sign in" && !b.disabled)`);
-  return Date.now() - started;
+  // No named functions inside page functions: tsx wraps those in a helper the page does not have (and the pages' CSP
+  // forbids evaluating strings).
+  const usable = await page.waitForFunction(
+    () => {
+      const labels = [...document.querySelectorAll("label")].filter((l) => l.control).map((l) => l.textContent?.trim());
+      const button = [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Sign in" && !b.disabled);
+      return labels.includes("E-mail") && labels.includes("Password") && button ? performance.now() : false;
+    },
+    undefined,
+    { polling: "raf", timeout: 30_000 },
+  );
+  return Math.round((await usable.jsonValue()) as number);
+}
+
+/** Milliseconds from the click on an area's tab (the page's click event) until the area's heading is shown. */
+async function areaSwitch(page: Page, link: Locator, heading: string): Promise<number> {
+  await page.evaluate(() => {
+    const w = window as unknown as { budgetClickAt?: number };
+    w.budgetClickAt = undefined;
+    document.addEventListener("click", () => (w.budgetClickAt = performance.now()), { capture: true, once: true });
+  });
+  await link.click();
+  const shown = await page.waitForFunction(
+    (text) => {
+      const w = window as unknown as { budgetClickAt?: number };
+      const found = [...document.querySelectorAll("h1")].some((h) => h.textContent?.trim().startsWith(text));
+      return found && w.budgetClickAt !== undefined ? performance.now() - w.budgetClickAt : false;
+    },
+    heading,
+    { polling: "raf", timeout: 30_000 },
+  );
+  return Math.round((await shown.jsonValue()) as number);
 }
 
 async function main(): Promise<void> {
@@ -60,7 +91,7 @@ async function main(): Promise<void> {
     }
     const areas = [
       { link: "Users", heading: "Users" },
-      { link: "API keys", heading: /API keys/ },
+      { link: "API keys", heading: "API keys" },
       { link: "Project settings", heading: "Project settings" },
     ];
     for (let i = 0; i < TRIES; i++) {
@@ -70,10 +101,9 @@ async function main(): Promise<void> {
       await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
       const nav = page.getByRole("navigation", { name: "Project" });
       for (const area of areas) {
-        const started = Date.now();
-        await nav.getByRole("link", { name: area.link, exact: true }).click();
+        record(`area switch: ${area.link}`, await areaSwitch(page, nav.getByRole("link", { name: area.link, exact: true }), area.heading));
+        // The heading as the accessibility tree sees it (the check above reads the DOM).
         await page.getByRole("heading", { level: 1, name: area.heading }).waitFor();
-        record(`area switch: ${area.link}`, Date.now() - started);
       }
       await context.close();
     }
