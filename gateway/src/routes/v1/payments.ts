@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { Dialect } from "@vestibule/proto/billing/v1/purchase_service";
+import { isUuid } from "@vestibule/shared/ids";
 import { knownError } from "@vestibule/shared/errors";
 import { FreeformObj, NonEmptyString, Obj, OneOf, Optional, PageLimit, QueryBoolean } from "../../validation/index.ts";
 import { requireCustomerAccess } from "../../auth/customer-access.ts";
@@ -151,8 +152,18 @@ export const purchaseSessionRoute = defineRoute({
   tags: ["Payments"],
   access: "none",
   schemas: { body: Obj({ full_code: NonEmptyString(), price_id: Type.String(), quantity: Optional(Type.Integer({ minimum: 1 })) }) },
-  async handler({ body, clients }) {
-    const { clientSecret } = await clients.purchases.createPurchaseSession({ fullCode: body.full_code, priceId: body.price_id, quantity: body.quantity ?? 1 });
+  async handler({ body, clients, projects }) {
+    // No project keys on this route: the code names its project (`<project id>_<45 characters>`), whose configuration
+    // version this gateway knows (it saw a config change made through it), so blockNewPurchases applies at once.
+    const code = body.full_code.trim();
+    const projectId = code.length > 46 && code[code.length - 46] === "_" ? code.slice(0, -46) : "";
+    const project = isUuid(projectId) || projectId === "internal" ? await projects.get(projectId).catch(() => null) : null;
+    const { clientSecret } = await clients.purchases.createPurchaseSession({
+      fullCode: body.full_code,
+      priceId: body.price_id,
+      quantity: body.quantity ?? 1,
+      knownConfigVersion: project?.project.version ?? 0n,
+    });
     return { json: { client_secret: clientSecret } };
   },
 });

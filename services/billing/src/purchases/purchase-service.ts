@@ -80,7 +80,7 @@ export function createPurchaseService(rt: BillingRuntime): ServiceImpl<typeof Pu
 
     async createPurchaseSession(req) {
       const code = await codeRow(req.fullCode);
-      await requireNewPurchasesOpen(code.project_id);
+      await requireNewPurchasesOpen(code.project_id, req.knownConfigVersion);
       const quantity = req.quantity || 1;
       const price = choosePrice(code.offer, req.priceId, quantity);
       const owned = (await purchaseStore.customerPurchases(ctx.pool, code.project_id, code.customer_type, code.customer_id)).map(toPurchaseFacts);

@@ -63,6 +63,10 @@ describe("payments configuration changes are seen by the next request", () => {
     expect(url.status).toBe(200);
     const fullCode = decodeURIComponent(new URL(url.json.url).pathname.split("/handler/purchase/")[1]!);
     await configure({ "payments.blockNewPurchases": true });
+    // First the purchase page's own call, which carries no project keys: the gateway reads the version of the code's
+    // project (before any other call could make billing read the new config).
+    const session = await call(stack, "POST", "/api/v1/payments/purchases/purchase-session", { headers: {}, body: { full_code: fullCode, price_id: "once" } });
+    expect(session.json.code).toBe("NEW_PURCHASES_BLOCKED");
     const blocked = await call(stack, "POST", "/api/v1/internal/payments/test-mode-purchase-session", { headers: admin, body: { full_code: fullCode, price_id: "once" } });
     expect(blocked.json.code).toBe("NEW_PURCHASES_BLOCKED");
   });
