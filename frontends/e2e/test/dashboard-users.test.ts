@@ -241,6 +241,9 @@ describe("dashboard: users and API keys", () => {
     expect(sessions.length).toBeGreaterThanOrEqual(2);
     expect((await server("/teams", "POST", { display_name: `Ops ${run}`, creator_user_id: ids.alice })).status).toBe(201);
     expect((await server(`/users/${ids.alice}`, "PATCH", { totp_secret_base64: Buffer.from("12345678901234567890").toString("base64") })).status).toBe(200);
+    // Those changes were made behind the page's back: its SDK may hold alice from an earlier visit. A reload drops it
+    // (the SDK's cache lives in the page), as an owner who changed a user elsewhere would reload.
+    await page.reload();
     await page.getByRole("link", { name: alice }).click();
     await page.getByRole("heading", { name: alice, level: 1 }).waitFor();
     await expect(page.getByTestId("mfa-state").textContent()).resolves.toMatch(/^On/);
