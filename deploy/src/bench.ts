@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { checkoutRoot, stateDir } from "./paths.ts";
-import { argon2Rate, json } from "./bench/profiling.ts";
+import { argon2Rate, CLK_TCK, json } from "./bench/profiling.ts";
 
 interface Args {
   duration: number;
@@ -47,7 +47,6 @@ interface DevFile {
   projects: Record<string, { project_id: string; publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>;
 }
 
-const CLK_TCK = 100;
 /** Issue 19: password sign-ups/s as a share of the argon2id hash rate measured in the same run. */
 const SIGN_UP_TARGET = 0.6;
 

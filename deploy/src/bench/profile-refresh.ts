@@ -13,7 +13,7 @@
  * With --serve it only starts the private platform, writes <out>/dev.json and waits for Ctrl-C, so that
  * `npm run bench -- --dev <out>/dev.json` can measure this checkout's code while another `npm start` keeps its ports.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -21,7 +21,7 @@ import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
 import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { cpuTicks, hottest, json, machineBusyTicks } from "./profiling.ts";
+import { CLK_TCK, cpuTicks, json, machineBusyTicks, printHottest } from "./profiling.ts";
 
 interface Args {
   duration: number;
@@ -50,9 +50,6 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-const CLK_TCK = 100;
-
-/** CPU ticks (user + system) of a process, 0 when it is gone. */
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const say = (s: string) => void process.stdout.write(`${s}\n`);
@@ -143,17 +140,7 @@ async function main(): Promise<void> {
     if (args.cpuProf) {
       await new Promise((r) => setTimeout(r, 1500));
       for (const [pid, name] of [[pids.gateway!, "gateway"], [pids.auth!, "auth"]] as const) {
-        const file = join(args.out, `${pid}.cpuprofile`);
-        if (!existsSync(file)) {
-          say(`\n== ${name}: no profile written (${file})`);
-          continue;
-        }
-        const h = hottest(file, 40);
-        say(`\n== ${name} (${file}): ${h.totalMs.toFixed(0)} ms sampled, ${(h.totalMs / Math.max(ops, 1)).toFixed(3)} ms per refresh`);
-        say("  by area (self time):");
-        for (const x of h.byArea.slice(0, 20)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
-        say("  hottest functions (self):");
-        for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+        printHottest(say, { name, file: join(args.out, `${pid}.cpuprofile`), ops, unit: "refresh", top: 40, areas: 20 });
       }
     }
   } finally {

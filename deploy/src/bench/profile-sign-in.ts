@@ -12,7 +12,7 @@
  *
  * --env sets a variable for every platform process (e.g. --env UV_THREADPOOL_SIZE=2).
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -20,7 +20,7 @@ import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
 import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { argon2Rate, cpuTicks, hottest, json, machineBusyTicks } from "./profiling.ts";
+import { CLK_TCK, argon2Rate, cpuTicks, json, machineBusyTicks, printHottest } from "./profiling.ts";
 
 interface Args {
   duration: number;
@@ -46,8 +46,6 @@ function parseArgs(argv: string[]): Args {
   args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
   return args;
 }
-
-const CLK_TCK = 100;
 
 /** CPU ticks (user + system) of a process, 0 when it is gone. */
 function mainThreadTicks(pid: number): number {
@@ -177,17 +175,7 @@ async function main(): Promise<void> {
     if (args.cpuProf) {
       await new Promise((r) => setTimeout(r, 1500));
       for (const [name, pid] of profiled) {
-        const file = join(args.out, `${pid}.cpuprofile`);
-        if (!existsSync(file)) {
-          say(`\n== ${name}: no profile written (${file})`);
-          continue;
-        }
-        const h = hottest(file, 30);
-        say(`\n== ${name} (${file}): ${h.totalMs.toFixed(0)} ms sampled on the main thread, ${(h.totalMs / Math.max(ops, 1)).toFixed(3)} ms per sign-in`);
-        say("  by area (self time):");
-        for (const x of h.byArea.slice(0, 15)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
-        say("  hottest functions (self):");
-        for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+        printHottest(say, { name, file: join(args.out, `${pid}.cpuprofile`), ops, unit: "sign-in", top: 30, areas: 15 });
       }
     }
   } finally {

@@ -15,7 +15,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-up.ts \
  *     [--duration 10] [--concurrency 50] [--cpu-prof] [--top 20] [--out <dir>] [--env KEY=VALUE ...]
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -23,7 +23,7 @@ import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
 import { startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
-import { argon2Rate, cpuTicks, hottest, machineBusyTicks, treeCpuTicks } from "./profiling.ts";
+import { CLK_TCK, argon2Rate, cpuTicks, machineBusyTicks, printHottest, treeCpuTicks } from "./profiling.ts";
 
 interface Args {
   duration: number;
@@ -51,8 +51,6 @@ function parseArgs(argv: string[]): Args {
   args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
   return args;
 }
-
-const CLK_TCK = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -171,17 +169,7 @@ async function main(): Promise<void> {
     if (args.cpuProf) {
       await new Promise((r) => setTimeout(r, 1500));
       for (const name of profiled) {
-        const file = join(args.out, `${pids[name]}.cpuprofile`);
-        if (!existsSync(file)) {
-          say(`\n== ${name}: no profile written (${file})`);
-          continue;
-        }
-        const h = hottest(file, args.top);
-        say(`\n== ${name} (${file}): ${h.totalMs.toFixed(0)} ms sampled on the main thread, ${(h.totalMs / Math.max(ops, 1)).toFixed(2)} ms per sign-up`);
-        say("  by area (self time):");
-        for (const x of h.byArea.slice(0, 12)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
-        say("  hottest functions (self):");
-        for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+        printHottest(say, { name, file: join(args.out, `${pids[name]}.cpuprofile`), ops, unit: "sign-up", top: args.top, areas: 12 });
       }
     }
   } finally {

@@ -2,8 +2,11 @@
  * Measuring helpers shared by the benchmark (deploy/src/bench.ts) and the profilers (profile-refresh.ts,
  * profile-sign-in.ts): CPU ticks from /proc, the machine's argon2id rate, .cpuprofile summaries.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { hash as argon2Hash } from "@node-rs/argon2";
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ). */
+export const CLK_TCK = 100;
 
 export function cpuTicks(pid: number): number {
   try {
@@ -96,4 +99,18 @@ export function hottest(file: string, top: number): { totalMs: number; functions
   }
   const sorted = (m: Map<string, number>) => [...m].map(([name, selfMs]) => ({ name, selfMs })).sort((x, y) => y.selfMs - x.selfMs).slice(0, top);
   return { totalMs, functions: sorted(self), byArea: sorted(area) };
+}
+
+/** Prints a process's .cpuprofile summary: per operation, by area and its hottest functions (self time). */
+export function printHottest(say: (line: string) => void, p: { name: string; file: string; ops: number; unit: string; top: number; areas: number }): void {
+  if (!existsSync(p.file)) {
+    say(`\n== ${p.name}: no profile written (${p.file})`);
+    return;
+  }
+  const h = hottest(p.file, p.top);
+  say(`\n== ${p.name} (${p.file}): ${h.totalMs.toFixed(0)} ms sampled on the main thread, ${(h.totalMs / Math.max(p.ops, 1)).toFixed(3)} ms per ${p.unit}`);
+  say("  by area (self time):");
+  for (const x of h.byArea.slice(0, p.areas)) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
+  say("  hottest functions (self):");
+  for (const x of h.functions) say(`    ${x.selfMs.toFixed(0).padStart(7)} ms  ${x.name}`);
 }
