@@ -3,7 +3,8 @@
  * off, transfer to another team of the owner, and deletion.
  */
 import { useState, type FormEvent } from "react";
-import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { productionModeChecks } from "@vestibule/ui/production-checks";
 
 export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
   useTitle("Project settings · Vestibule");

@@ -1,6 +1,7 @@
 /**
  * The production-mode checks of a project's domain settings (spec §5), each with the spec's message and a fix link
  * target (the trusted-domains page). Pure: used by the auth-methods area and the project settings area, unit-tested.
+ * Imported as `@vestibule/ui/production-checks`: dashboard-only, so not in the hosted pages' bundle.
  * The allow-localhost text names the page where that switch is (the API's own text says "project settings", which
  * in this dashboard is a different page: issue 21 item 8).
  */
