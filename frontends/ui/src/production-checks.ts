@@ -17,7 +17,7 @@ export interface DomainSettings {
   readonly domains: readonly { readonly domain: string }[];
 }
 
-function isLocalhost(host: string): boolean {
+export function isLocalhost(host: string): boolean {
   const h = host.toLowerCase();
   return h === "localhost" || h.endsWith(".localhost") || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === "[::1]";
 }
