@@ -7,7 +7,7 @@
 import type { ComponentType } from "react";
 import type { StackClientApp } from "@vestibule/js";
 import { errorCode } from "@vestibule/ui";
-import HandlerPages from "./handler-pages.tsx";
+import HandlerPages, { PAGES } from "./handler-pages.tsx";
 import { AuthCard } from "./layout.tsx";
 import NotFound from "./pages/not-found.tsx";
 
@@ -23,6 +23,8 @@ const UNAVAILABLE: Readonly<Record<string, ComponentType>> = {
 };
 
 export async function gatedPages(app: StackClientApp) {
+  // The page's code loads while the project is read (`/handler/<project-id>/<page>[/...]`), not after.
+  void PAGES[location.pathname.split("/")[3] || "sign-in"]?.().catch(() => undefined);
   const page = await app.getProject().then(
     () => undefined,
     (err: unknown) => UNAVAILABLE[errorCode(err) ?? ""],
