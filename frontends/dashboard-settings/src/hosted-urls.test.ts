@@ -21,5 +21,15 @@ describe("hostedOriginTrusted", () => {
     expect(hostedOriginTrusted(settings, "https://auth.example.com")).toBe(true);
     expect(hostedOriginTrusted(settings, "https://other.example.com")).toBe(false);
     expect(hostedOriginTrusted(settings, "http://auth.example.com")).toBe(false);
+    expect(hostedOriginTrusted(settings, "https://auth.example.com:8443")).toBe(false);
+  });
+
+  it("reads wildcards as the API does: * within one label, ** across labels", () => {
+    const one = { allowLocalhost: false, domains: [{ domain: "https://*.example.com" }] };
+    expect(hostedOriginTrusted(one, "https://auth.example.com")).toBe(true);
+    expect(hostedOriginTrusted(one, "https://a.b.example.com")).toBe(false);
+    expect(hostedOriginTrusted(one, "https://authxexample.com")).toBe(false);
+    const any = { allowLocalhost: false, domains: [{ domain: "https://**.example.com" }] };
+    expect(hostedOriginTrusted(any, "https://a.b.example.com")).toBe(true);
   });
 });

@@ -15,13 +15,23 @@ export function hostedPageUrl(origin: string, projectId: string, page: string): 
   return `${origin.replace(/\/+$/, "")}/handler/${encodeURIComponent(projectId)}/${page}`;
 }
 
-/** Whether the API accepts callback URLs on `origin` for this project: localhost allowed, or a trusted domain. */
+/** A trusted domain's host pattern as the API reads it: `*` is any run without a dot, `**` any run. */
+function hostPattern(host: string): RegExp {
+  const parts = host.split(/(\*\*|\*)/).map((p) => (p === "**" ? ".*" : p === "*" ? "[^.]*" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${parts.join("")}$`);
+}
+
+/**
+ * Whether the API accepts callback URLs on `origin` for this project (services/shared/src/urls: localhost allowed,
+ * or a trusted domain with the same scheme and port whose host pattern matches). Only a hint for the card.
+ */
 export function hostedOriginTrusted(settings: DomainSettings, origin: string): boolean {
   const url = new URL(origin);
   if (settings.allowLocalhost && isLocalhost(url.hostname)) return true;
   return settings.domains.some(({ domain }) => {
     try {
-      return new URL(domain).origin === url.origin;
+      const pattern = new URL(domain);
+      return pattern.protocol === url.protocol && pattern.port === url.port && hostPattern(pattern.hostname).test(url.hostname);
     } catch {
       return false;
     }
