@@ -5,7 +5,8 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import type { AdminProject, AdminProjectConfig } from "@vestibule/js";
-import { Alert, Button, Card, ConfirmButton, ErrorAlert, Link, Select, Skeleton, Switch, Table, TextField, productionModeChecks, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ConfirmButton, ErrorAlert, Link, Select, Skeleton, Switch, Table, TextField, useAction, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { productionModeChecks } from "@vestibule/ui/production-checks";
 
 type Toggle = keyof Pick<AdminProjectConfig, "credentialEnabled" | "magicLinkEnabled" | "passkeyEnabled" | "signUpEnabled" | "clientTeamCreationEnabled" | "createTeamOnSignUp" | "clientUserDeletionEnabled" | "allowUserApiKeys" | "allowTeamApiKeys">;
 

@@ -1,11 +1,13 @@
 /**
- * Project settings: name and description, production mode (with the domain checks that must pass), analytics on or
- * off, transfer to another team of the owner, and deletion.
+ * Project settings: name and description, the project's hosted pages (hosted-pages.tsx), production mode (with the
+ * domain checks that must pass), analytics on or off, transfer to another team of the owner, and deletion.
  */
 import { useState, type FormEvent } from "react";
-import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, productionModeChecks, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, Dialog, ErrorAlert, Link, Select, Skeleton, Switch, TextField, navigate, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { productionModeChecks } from "@vestibule/ui/production-checks";
+import { HostedPagesCard } from "./hosted-pages.tsx";
 
-export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
+export default function SettingsArea({ adminApp, owner, areaHref, frontendsOrigin }: AreaProps) {
   useTitle("Project settings · Vestibule");
   const project = useLoad(() => adminApp.getProject(), [adminApp]);
   const [form, setForm] = useState<{ name: string; description: string } | null>(null);
@@ -28,7 +30,10 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
     await project.reload();
   });
   // Analytics (apps.installed.analytics.enabled in the rendered config): on unless turned off.
-  const rendered = useLoad(async () => (p ? ((await p.getConfig()) as { apps?: { installed?: { analytics?: { enabled?: boolean } } } }) : null), [p]);
+  const rendered = useLoad(
+    async () => (p ? ((await p.getConfig()) as { apps?: { installed?: { analytics?: { enabled?: boolean } } }; project?: { requirePublishableClientKey?: boolean } }) : null),
+    [p],
+  );
   const analyticsOn = rendered.value?.apps?.installed?.analytics?.enabled !== false;
   const [setAnalytics, analyticsState] = useAction(async (on: boolean) => {
     await p!.updateConfig({ "apps.installed.analytics.enabled": on });
@@ -74,6 +79,7 @@ export default function SettingsArea({ adminApp, owner, areaHref }: AreaProps) {
           <div><Button type="submit" variant="primary" loading={saveState.pending}>Save</Button></div>
         </form>
       </Card>
+      <HostedPagesCard project={p} config={rendered.value} reloadConfig={rendered.reload} origin={frontendsOrigin ?? location.origin} domainsHref={areaHref("auth", "#domains")} />
       <Card className="vs-section">
         <h2>Production mode</h2>
         <Switch

@@ -41,14 +41,16 @@ export interface HandlerPagesProps {
   readonly app: StackClientApp;
   /** Render the page chrome (theme toggle, page background). Default true; hosts with their own layout pass false. */
   readonly fullPage?: boolean;
+  /** Show this page whatever the address (a project whose pages cannot be shown, project-gate.tsx). */
+  readonly page?: ComponentType;
 }
 
-export default function HandlerPages({ app, fullPage = true }: HandlerPagesProps) {
+export default function HandlerPages({ app, fullPage = true, page }: HandlerPagesProps) {
   const { pathname } = useLocation();
   const base = app.urls.handler.replace(/\/+$/, "");
   const rest = pathname.startsWith(`${base}/`) ? pathname.slice(base.length + 1).replace(/\/+$/, "") : pathname === base ? "" : null;
   const key = rest === "" ? "sign-in" : rest?.startsWith("purchase/") ? "purchase" : rest;
-  const Page = key === null || key === undefined ? NotFound : (lazyPages[key] ?? NotFound);
+  const Page = page ?? (key === null || key === undefined ? NotFound : (lazyPages[key] ?? NotFound));
   const content = (
     <StackProvider app={app}>
       {/* Pages read the project and the user with @vestibule/react's suspending hooks: a card-sized skeleton while

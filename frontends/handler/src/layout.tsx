@@ -2,7 +2,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Button, Card, ErrorAlert, ErrorBoundary, Skeleton, useTitle } from "@vestibule/ui";
 
-export function AuthCard({ title, subtitle, children, wide }: { title: string; subtitle?: ReactNode; children: ReactNode; wide?: boolean }) {
+export function AuthCard({ title, subtitle, children, wide }: { title: string; subtitle?: ReactNode; children?: ReactNode; wide?: boolean }) {
   useTitle(title);
   const heading = useRef<HTMLHeadingElement>(null);
   // Moving focus to the heading tells screen-reader users that a new page is shown.

@@ -44,7 +44,6 @@ export { AREA_CONTRACT_VERSION } from "./area.ts";
 export type { AreaProps, DashboardProject } from "./area.ts";
 export { createAdminHandles } from "./admin-session.ts";
 export type { AdminCredentials, AdminHandles } from "./admin-session.ts";
-export { productionModeChecks } from "./production-checks.ts";
-export type { DomainSettings, ProductionCheck } from "./production-checks.ts";
+// Dashboard-only, not in the hosted pages' bundle: `@vestibule/ui/production-checks`, `@vestibule/ui/admin-audience`.
 export { mountStandaloneArea } from "./standalone.tsx";
 export type { StandaloneConfig } from "./standalone.tsx";

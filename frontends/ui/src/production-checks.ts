@@ -1,6 +1,7 @@
 /**
  * The production-mode checks of a project's domain settings (spec §5), each with the spec's message and a fix link
  * target (the trusted-domains page). Pure: used by the auth-methods area and the project settings area, unit-tested.
+ * Imported as `@vestibule/ui/production-checks`: dashboard-only, so not in the hosted pages' bundle.
  * The allow-localhost text names the page where that switch is (the API's own text says "project settings", which
  * in this dashboard is a different page: issue 21 item 8).
  */
@@ -16,7 +17,7 @@ export interface DomainSettings {
   readonly domains: readonly { readonly domain: string }[];
 }
 
-function isLocalhost(host: string): boolean {
+export function isLocalhost(host: string): boolean {
   const h = host.toLowerCase();
   return h === "localhost" || h.endsWith(".localhost") || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === "[::1]";
 }

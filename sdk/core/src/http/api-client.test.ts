@@ -8,6 +8,7 @@ import {
   NETWORK_ERROR_MESSAGE,
   NetworkError,
   OFFLINE_MESSAGE,
+  PUBLIC_CLIENT_SECRET,
   RETRY_BASE_DELAY_MS,
   retryDelayMillis,
   validateTokenResponse,
@@ -221,6 +222,19 @@ describe("retries", () => {
     });
     expect(refresh.headers["x-stack-project-id"]).toBeUndefined();
     expect(session.getAccessToken()!.token).toBe(fresh);
+  });
+
+  it("refreshes without a publishable key as the current SDK does: no key header, the public client secret", async () => {
+    const fresh = fakeAccessToken({ name: "fresh" });
+    const { calls, fetch } = recorder((call) =>
+      call.url.endsWith("/auth/oauth/token") ? json({ access_token: fresh, token_type: "Bearer", expires_in: 3599, scope: "legacy" }) : json({ id: "me" }),
+    );
+    const c = client(fetch, { publishableClientKey: undefined });
+    expect((await c.refreshAccessToken("rt"))?.token).toBe(fresh);
+    expect(new URLSearchParams(calls[0]!.init.body as string).get("client_secret")).toBe(PUBLIC_CLIENT_SECRET);
+    expect(await c.json("/users/me")).toEqual({ id: "me" });
+    expect(calls[1]!.headers["x-stack-access-type"]).toBe("client");
+    expect(calls[1]!.headers["x-stack-publishable-client-key"]).toBeUndefined();
   });
 
   it("signs the session out when the refresh token is refused (no tokens), and sends the request without a user", async () => {

@@ -32,6 +32,11 @@ export const NETWORK_ERROR_MESSAGE =
   "Vestibule is unable to connect to the server. Please check your internet connection and try again.\n\n" +
   "If the problem persists, please contact support and include the output of your browser console.";
 export const NO_ACCESS_TOKEN_MESSAGE = "No access token available";
+/**
+ * The OAuth client secret of an app without a publishable key (refresh, code exchange, authorize URL), as the current
+ * published SDK sends it (latest-sdk.md A2): accepted unless the project requires a publishable key.
+ */
+export const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
 
 /** Retry delay before attempt `attempt + 1` (0-based), for a random number in [0, 1). */
 export function retryDelayMillis(attempt: number, random: number): number {
@@ -230,15 +235,11 @@ export class ApiClient {
    * longer valid (any refresh-token error), throws for anything else.
    */
   async refreshAccessToken(refreshToken: string): Promise<AccessToken | null> {
-    const key = this.options.publishableClientKey;
-    if (key === undefined) {
-      throw new Error("A publishable client key is needed to refresh access tokens; pass publishableClientKey to the app.");
-    }
     const body = new URLSearchParams({
       grant_type: "refresh_token",
       refresh_token: refreshToken,
       client_id: this.projectId,
-      client_secret: key,
+      client_secret: this.options.publishableClientKey ?? PUBLIC_CLIENT_SECRET,
     });
     let lastError: unknown;
     for (let attempt = 0; attempt < NETWORK_ATTEMPTS; attempt++) {

@@ -2,7 +2,7 @@
  * The sign-in methods of a client app: password, magic link, multi-factor, codes of e-mailed links, sign-out,
  * anonymous sign-up, OAuth (authorization code with PKCE), passkeys and the CLI login.
  */
-import { KnownError, KnownErrors, NO_ACCESS_TOKEN_MESSAGE, Result, type TokenStore } from "@vestibule/sdk-core";
+import { KnownError, KnownErrors, NO_ACCESS_TOKEN_MESSAGE, PUBLIC_CLIENT_SECRET, Result, type TokenStore } from "@vestibule/sdk-core";
 import { browserAlert, browserLocation, currentHref, readCookie, replaceHistoryUrl, sessionStorageOrNull, writeCookie } from "../browser.ts";
 import { catchKnown, type KnownErrorClass } from "../catch-known.ts";
 import type { Json } from "../json.ts";
@@ -235,7 +235,7 @@ export class ClientSignIn extends ClientAppCore {
     const url = new URL(`${this.api.apiUrl}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
     const params: Record<string, string | undefined> = {
       client_id: this.projectId,
-      client_secret: this.api.options.publishableClientKey ?? "",
+      client_secret: this.api.options.publishableClientKey ?? PUBLIC_CLIENT_SECRET,
       redirect_uri: absoluteUrl(this.urls.oauthCallback, location.href)!,
       scope: "legacy",
       state,
@@ -282,7 +282,7 @@ export class ClientSignIn extends ClientAppCore {
         redirect_uri: redirectUri,
         code_verifier: verifier,
         client_id: this.projectId,
-        client_secret: this.api.options.publishableClientKey ?? "",
+        client_secret: this.api.options.publishableClientKey ?? PUBLIC_CLIENT_SECRET,
       });
       const res = await (this.options.fetch ?? globalThis.fetch)(`${this.api.apiUrl}/auth/oauth/token`, {
         method: "POST",
