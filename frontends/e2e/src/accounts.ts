@@ -4,6 +4,11 @@
  */
 import type { Page } from "playwright-core";
 
+/** Sets this file's e-mail addresses and names apart from other runs' on the same database server. */
+export const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+/** The password of the accounts the tests sign up. */
+export const PASSWORD = "correct-horse-battery-7";
+
 /** Fills and sends a sign-up form (hosted `/handler/sign-up` or the dashboard's `/auth/sign-up`) at `signUpUrl`. */
 export async function signUpWithPassword(page: Page, signUpUrl: string, email: string, password: string): Promise<void> {
   await page.goto(signUpUrl);

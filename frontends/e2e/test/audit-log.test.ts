@@ -6,30 +6,21 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { createKeysInDashboard, startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
 let url: string;
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 300_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform()), 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("dashboard: audit log", () => {
   it("shows a write just made in the dashboard, its detail without secrets, filters and exports", async () => {
@@ -37,12 +28,8 @@ describe("dashboard: audit log", () => {
     const projectPath = await ownerWithProject(page, url, `auditor-${run}@example.com`, PASSWORD, `Audit ${run}`);
 
     // The write: a key set created in the dashboard (admin access token of the owner).
-    await page.goto(`${url}${projectPath}/keys`);
-    await page.getByLabel("Description").fill(`audited-${run}`);
-    await page.getByRole("button", { name: "Create keys" }).click();
-    const secret = (await page.getByTestId("copy-Secret server key").textContent())?.trim() ?? "";
-    expect(secret).toMatch(/^ssk_/);
-    await page.getByRole("button", { name: "I have copied them" }).click();
+    const { secretServerKey } = await createKeysInDashboard(page, url, projectPath, { description: `audited-${run}` });
+    expect(secretServerKey).toMatch(/^ssk_/);
 
     await page.goto(`${url}${projectPath}/audit`);
     await page.getByRole("heading", { name: "Audit log" }).waitFor();
@@ -57,7 +44,7 @@ describe("dashboard: audit log", () => {
     const detailText = (await detail.textContent()) ?? "";
     expect(detailText).toContain(`audited-${run}`);
     expect(detailText).toContain("[redacted]");
-    expect(detailText).not.toContain(secret);
+    expect(detailText).not.toContain(secretServerKey);
     await shot(page, "audit-log-detail");
 
     // A filter that matches nothing, then one that matches the write.

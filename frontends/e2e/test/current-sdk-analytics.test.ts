@@ -9,25 +9,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page, Response } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { run, PASSWORD } from "../src/accounts.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { startSdkPage, type SdkPageServer } from "../src/sdk-page.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
 let dashboardUrl: string;
 let sdkPage: SdkPageServer | undefined;
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  dashboardUrl = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 240_000);
+beforeAll(async () => ({ tp, browser, url: dashboardUrl } = await startBrowserPlatform()), 240_000);
 
 afterAll(async () => {
   await sdkPage?.close();

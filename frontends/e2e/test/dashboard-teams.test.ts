@@ -7,15 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { createKeysInDashboard, startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 /** What the API's own texts for these failures look like: none may reach the page. */
 const RAW_API_TEXT = /is not found in team|Team [0-9a-f-]{36} not found|Request validation|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}/;
 
@@ -23,16 +22,9 @@ let tp: TestPlatform;
 let browser: Browser;
 let url: string;
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 300_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform()), 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("dashboard: teams", () => {
   let page: Page;
@@ -45,22 +37,12 @@ describe("dashboard: teams", () => {
   beforeAll(async () => {
     page = await browser.newPage();
     projectPath = await ownerWithProject(page, url, `teams-owner-${run}@example.com`, PASSWORD, `Teams ${run}`);
-    const projectId = projectPath.split("/")[2]!;
     // The project's server key, shown once in the keys area: the test reads results back with it.
-    await page.goto(`${url}${projectPath}/keys`);
-    await page.getByLabel("Description").fill("e2e");
-    await page.getByRole("button", { name: "Create keys" }).click();
-    const secret = (await page.getByTestId("copy-Secret server key").textContent())!.trim();
-    await page.getByRole("button", { name: "I have copied them" }).click();
+    const keys = await createKeysInDashboard(page, url, projectPath);
     server = async (path, method = "GET", body) => {
       const res = await fetch(`${tp.gatewayUrl}/api/v1${path}`, {
         method,
-        headers: {
-          "x-stack-project-id": projectId,
-          "x-stack-access-type": "server",
-          "x-stack-secret-server-key": secret,
-          ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        },
+        headers: { ...keys.server, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
       return { status: res.status, json: await res.json().catch(() => null) };

@@ -9,15 +9,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 /** What the API's own texts for these failures look like: none may reach the page. */
 const RAW_API_TEXT = /Session not found|User [0-9a-f-]{36}|Request validation|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}/;
 
@@ -25,16 +24,9 @@ let tp: TestPlatform;
 let browser: Browser;
 let url: string;
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 300_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform()), 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("dashboard: users and API keys", () => {
   let page: Page;

@@ -14,6 +14,7 @@ import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
 import { FRONTEND_APPS, defaultManifest, type RuntimeConfig } from "@vestibule/build-config/apps";
 import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
 import { launchBrowser, type Browser } from "../src/browser.ts";
+import { run, PASSWORD } from "../src/accounts.ts";
 import { shot } from "../src/screenshots.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
 import { measure } from "../src/measure-size.ts";
@@ -21,9 +22,6 @@ import { devPagePath, startDev } from "@vestibule/build-config/dev";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;

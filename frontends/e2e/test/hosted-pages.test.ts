@@ -7,17 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { extractCode, waitForMail } from "../../../deploy/src/dev-mailbox.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { Browser } from "../src/browser.ts";
+import { createKeysInDashboard, startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
-import { ownerWithProject, signUpWithPassword } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run, signUpWithPassword } from "../src/accounts.ts";
 import { PENDING_REASON, backendAvailable } from "../src/pending-backends.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
@@ -33,16 +31,11 @@ async function usersWithEmail(headers: Record<string, string>, email: string): P
 }
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
+  ({ tp, browser, url } = await startBrowserPlatform());
   emailBackend = await backendAvailable("email", { gatewayUrl: tp.gatewayUrl, demo: tp.projects.demo });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("hosted pages of a new owner's project", () => {
   let owner: Page;
@@ -55,13 +48,7 @@ describe("hosted pages of a new owner's project", () => {
   beforeAll(async () => {
     owner = await browser.newPage();
     projectPath = await ownerWithProject(owner, url, `hosted-owner-${run}@example.com`, PASSWORD, projectName);
-    projectId = projectPath.split("/")[2]!;
-    await owner.goto(`${url}${projectPath}/keys`);
-    await owner.getByLabel("Description").fill("e2e");
-    await owner.getByRole("button", { name: "Create keys" }).click();
-    const secret = (await owner.getByTestId("copy-Secret server key").textContent())!.trim();
-    await owner.getByRole("button", { name: "I have copied them" }).click();
-    server = { "x-stack-project-id": projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": secret };
+    ({ projectId, server } = await createKeysInDashboard(owner, url, projectPath));
   }, 180_000);
 
   it("lists the project's sign-in, sign-up and account settings URLs with copy buttons, and says they are off while a key is required", async () => {

@@ -11,15 +11,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { join } from "node:path";
-import { ARTIFACTS_DIR, launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
-import { ownerWithProject, signUpWithPassword } from "../src/accounts.ts";
+import { ARTIFACTS_DIR, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
+import { PASSWORD, ownerWithProject, run, signUpWithPassword } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 /** Raw developer text that must never be shown to a person. */
 const RAW = /Request validation failed|body\.|params\.|must match|must be exactly|Please login to your existing/;
 
@@ -55,16 +54,9 @@ async function allVisibleInside(page: Page, container: string, selector: string)
   return (await page.evaluate(script)) as { clipped: string[]; count: number };
 }
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 240_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform()), 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("dashboard: plain sentences, production-mode confirmation, tabs on phones", () => {
   let page: Page;

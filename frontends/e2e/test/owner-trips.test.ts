@@ -11,16 +11,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 import { PENDING_REASON, backendAvailable } from "../src/pending-backends.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
@@ -52,16 +50,11 @@ async function newPage(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
+  ({ tp, browser, url } = await startBrowserPlatform());
   emailBackend = await backendAvailable("email", { gatewayUrl: tp.gatewayUrl, demo: tp.projects.demo });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("dashboard: a new owner's first project", () => {
   let page: Page;

@@ -6,13 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { run, PASSWORD } from "../src/accounts.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
@@ -22,16 +21,9 @@ const violations: string[] = [];
 /** Console errors before the flows (the first test's deliberate violation is one). */
 let errorsBefore = 0;
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 600_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform()), 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 /** A page in a fresh context that records CSP violations (before any of the page's own scripts run). */
 async function watchedPage(): Promise<Page> {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CDPSession, Page } from "playwright-core";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { run, PASSWORD } from "../src/accounts.ts";
 import { bundleStackframeJs } from "../src/stackframe-bundle.ts";
 import { FRONTEND_APPS, type RuntimeConfig } from "@vestibule/build-config/apps";
 import { startFrontendsServer, type FrontendsServer } from "@vestibule/build-config/static-server";
@@ -16,9 +17,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 vi.setConfig({ testTimeout: 150_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;

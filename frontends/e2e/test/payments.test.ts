@@ -9,14 +9,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { screenshotBothThemes, unnamedControls, type Browser } from "../src/browser.ts";
+import { createKeysInDashboard, startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 
 let tp: TestPlatform;
 let browser: Browser;
@@ -30,16 +28,9 @@ async function shot(page: Page, name: string): Promise<void> {
   expect(phoneOverflow, `${name} scrolls sideways at phone width`).toBe(false);
 }
 
-beforeAll(async () => {
-  tp = await startTestPlatform({ stripe: true, platform: { frontends: true, readyTimeoutMs: 180_000 } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
-}, 400_000);
+beforeAll(async () => ({ tp, browser, url } = await startBrowserPlatform({ stripe: true, platform: { readyTimeoutMs: 180_000 } })), 400_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("payments: dashboard area, purchase page, test-mode purchase", () => {
   let page: Page;
@@ -56,11 +47,7 @@ describe("payments: dashboard area, purchase page, test-mode purchase", () => {
     projectPath = await ownerWithProject(page, url, `payments-owner-${run}@example.com`, PASSWORD, `Shop ${run}`);
     projectId = projectPath.split("/").pop()!;
     // Server keys of the new project, for creating the customer through the API.
-    await page.goto(`${url}${projectPath}/keys`);
-    await page.getByLabel("Description").fill("e2e");
-    await page.getByRole("button", { name: "Create keys" }).click();
-    serverKey = (await page.getByTestId("copy-Secret server key").textContent())!.trim();
-    await page.getByRole("button", { name: "I have copied them" }).click();
+    serverKey = (await createKeysInDashboard(page, url, projectPath)).secretServerKey;
     const res = await fetch(`${tp.gatewayUrl}/api/v1/users`, { method: "POST", headers: asServer(), body: JSON.stringify({ primary_email: `buyer-${run}@example.com` }) });
     expect(res.status).toBe(201);
     userId = ((await res.json()) as { id: string }).id;
