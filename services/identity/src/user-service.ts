@@ -494,7 +494,7 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
       const [daily, active, cohorts] = await Promise.all([
         userStore.dailyStats(pool, projectId, first, includeAnonymous),
         userStore.activeUsersPer(pool, projectId, granularity, first, includeAnonymous),
-        userStore.weeklyCohorts(pool, projectId, from, includeAnonymous),
+        userStore.weeklyCohorts(pool, projectId, bucketStart(from, "week"), includeAnonymous),
       ]);
       return { reportJson: JSON.stringify(activityReport({ from, to, granularity, daily, active, cohorts })) };
     },

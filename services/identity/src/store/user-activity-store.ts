@@ -136,7 +136,7 @@ export const userActivityStore = {
    */
   async activeUsersPer(db: Queryable, projectId: string, unit: "day" | "week" | "month", fromDay: string, includeAnonymous: boolean): Promise<Array<{ start: string; users: number }>> {
     const { rows } = await db.query<{ start: string; users: number }>(
-      `SELECT date_trunc($3, d.day)::date::text AS start, count(DISTINCT d.user_id)::int AS users
+      `SELECT date_trunc($3, d.day::timestamp)::date::text AS start, count(DISTINCT d.user_id)::int AS users
          FROM user_active_days d${includeAnonymous ? "" : " JOIN users u ON u.id = d.user_id AND NOT u.is_anonymous"}
         WHERE d.project_id = $1 AND d.day >= $2::date
         GROUP BY 1 ORDER BY 1`,
@@ -146,22 +146,22 @@ export const userActivityStore = {
   },
 
   /**
-   * Weekly sign-up cohorts from the ISO week of `fromDay` on: per cohort week, its size, and per later week in which
-   * some of its users were active, how many.
+   * Weekly sign-up cohorts of the users who signed up from the UTC day `fromMonday` (a Monday) on: per cohort week,
+   * its size, and per later week in which some of its users were active, how many.
    */
-  async weeklyCohorts(db: Queryable, projectId: string, fromDay: string, includeAnonymous: boolean): Promise<CohortRow[]> {
+  async weeklyCohorts(db: Queryable, projectId: string, fromMonday: string, includeAnonymous: boolean): Promise<CohortRow[]> {
     const { rows } = await db.query<CohortRow>(
       `WITH cohort AS (
          SELECT id, date_trunc('week', signed_up_at AT TIME ZONE 'UTC')::date AS week FROM users
-          WHERE project_id = $1 AND signed_up_at >= date_trunc('week', $2::date) AT TIME ZONE 'UTC'${includeAnonymous ? "" : " AND NOT is_anonymous"}
+          WHERE project_id = $1 AND signed_up_at >= $2::date::timestamp AT TIME ZONE 'UTC'${includeAnonymous ? "" : " AND NOT is_anonymous"}
        )
        SELECT c.week::text AS week, NULL::text AS active_week, count(*)::int AS users FROM cohort c GROUP BY c.week
        UNION ALL
-       SELECT c.week::text, date_trunc('week', d.day)::date::text, count(DISTINCT c.id)::int
+       SELECT c.week::text, date_trunc('week', d.day::timestamp)::date::text, count(DISTINCT c.id)::int
          FROM cohort c JOIN user_active_days d ON d.user_id = c.id AND d.day >= c.week + 7
         GROUP BY 1, 2
        ORDER BY 1, 2 NULLS FIRST`,
-      [projectId, fromDay],
+      [projectId, fromMonday],
     );
     return rows;
   },
