@@ -87,6 +87,8 @@ export default function KeysArea({ adminApp, project, frontendsOrigin }: AreaPro
           { key: "s", header: "Secret", render: (k) => last(k.secretServerKey), hideOnPhone: true },
           { key: "a", header: "Admin", render: (k) => last(k.superSecretAdminKey), hideOnPhone: true },
         ]}
+        // On a phone, description, status and Revoke fit the width; with the expiry too, Revoke went off-screen.
+        expiresHideOnPhone
         revokeControl={(k, revoke) => (
           <ConfirmButton
             title={`Revoke the key set "${k.description || k.id}"?`}

@@ -5,7 +5,7 @@
  */
 import { Component, Suspense, lazy, useMemo, useState, type ComponentType, type ReactNode } from "react";
 import { Alert, Button, Skeleton } from "@vestibule/ui";
-import { loadFederated } from "./federation.ts";
+import { loadFederated, loadedFederated } from "./federation.ts";
 
 export class Boundary extends Component<{ title: string; onRetry: () => void; children: ReactNode }, { error: unknown }> {
   override state: { error: unknown } = { error: null };
@@ -50,14 +50,18 @@ export function AreaPlaceholder() {
   );
 }
 
+type Federated<P> = { default: ComponentType<P> } | ComponentType<P>;
+const componentOf = <P,>(mod: Federated<P>): ComponentType<P> => (typeof mod === "function" ? mod : mod.default);
+
+/** A federated component: rendered at once when its module is already loaded (preloaded), else lazily. */
 export function RemoteModule<P extends object>({ id, title, props, fallback }: { id: string; title: string; props: P; fallback?: ReactNode }) {
   const [attempt, setAttempt] = useState(0);
   const Lazy = useMemo(
-    () =>
-      lazy(async () => {
-        const mod = await loadFederated<{ default: ComponentType<P> } | ComponentType<P>>(id);
-        return { default: typeof mod === "function" ? mod : mod.default };
-      }),
+    () => {
+      const ready = attempt === 0 ? loadedFederated<Federated<P>>(id) : undefined;
+      if (ready) return componentOf(ready);
+      return lazy(async () => ({ default: componentOf(await loadFederated<Federated<P>>(id)) }));
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [id, attempt],
   );

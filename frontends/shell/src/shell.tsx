@@ -31,6 +31,7 @@ import {
 } from "@vestibule/ui";
 import { ADMIN_AUDIENCE } from "@vestibule/ui/admin-audience";
 import { AreaPlaceholder, Boundary, RemoteModule } from "./remote-boundary.tsx";
+import { preloadFederated } from "./federation.ts";
 import { ProjectsPage } from "./projects.tsx";
 import { OverviewPage } from "./overview.tsx";
 
@@ -139,6 +140,9 @@ function ProjectRoutes({ config, manifest, owner, owned, projectId, pathname }: 
     if (!direct) return null;
     return createAdminHandles(config.apiUrl, projectId, { kind: "owner", tokens: direct, internalPublishableClientKey: config.internalPublishableClientKey });
   }, [project, direct, projectId, config]);
+  // Once the project's page is up, the areas' code is fetched while the browser is idle: switching to an area then only
+  // renders it (and starts its data requests) instead of fetching, parsing and suspending first.
+  useEffect(() => preloadFederated(manifest.areas.filter((a) => a.area).map((a) => `${a.name}/Area`)), [manifest]);
   const base = `/projects/${encodeURIComponent(projectId)}`;
   const areaHref = (segment: string, subPath = "") => `${base}/${segment}${subPath}`;
   const areaMatch = matchPath("/projects/:id/:area", pathname, { end: false });

@@ -184,6 +184,14 @@ describe("admin app: metrics and transfer", () => {
     login_methods: [{ method: "password", count: 3 }],
   };
 
+  it("getActivityReport reads GET /internal/metrics/activity with the range and granularity", async () => {
+    const report = { granularity: "week", from: "2026-11-20", to: "2026-11-26", buckets: [], retention: [] };
+    const { calls, fetch } = fakeServer({ "GET /internal/metrics/activity": () => json(report) });
+    expect(await adminApp(fetch).getActivityReport({ days: 7, granularity: "week" })).toEqual(report);
+    expect(Object.fromEntries(calls[0]!.query)).toEqual({ days: "7", granularity: "week" });
+    expect(calls[0]!.headers["x-stack-access-type"]).toBe("admin");
+  });
+
   it("getMetrics reads GET /internal/metrics as admin, anonymous users only when asked", async () => {
     const { calls, fetch } = fakeServer({ "GET /internal/metrics": () => json(metrics) });
     const app = adminApp(fetch);

@@ -12,6 +12,7 @@ import { defaultExtraRequestHeaders, defaultPublishableClientKey, defaultSecretS
 import { StackServerApp } from "./server-app.ts";
 import type {
   AdminMetrics,
+  AdminActivityReport,
   AdminOwnedProject,
   AdminProject,
   AnalyticsQueryOptions,
@@ -117,6 +118,13 @@ export class StackAdminApp extends StackServerApp {
   /** Totals, sign-ups and active users per day (last 30 UTC days), countries, login methods, recent users. */
   async getMetrics(includeAnonymous = false): Promise<AdminMetrics> {
     return this.admin<AdminMetrics>("/internal/metrics", { query: { include_anonymous: includeAnonymous ? "true" : undefined } });
+  }
+
+  /** Sign-ups, active users and weekly retention of the last `days` days per day, week or month (GET /internal/metrics/activity). */
+  async getActivityReport(options: { days: number; granularity: AdminActivityReport["granularity"]; includeAnonymous?: boolean }): Promise<AdminActivityReport> {
+    return this.admin<AdminActivityReport>("/internal/metrics/activity", {
+      query: { days: String(options.days), granularity: options.granularity, include_anonymous: options.includeAnonymous ? "true" : undefined },
+    });
   }
 
   /** Runs a named analytics query (POST /internal/analytics/query; services/identity/src/analytics/README.md lists them). */

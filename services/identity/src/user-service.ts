@@ -15,6 +15,7 @@ import {
   parseMetadataJson,
   type AggregateDeltas,
 } from "./domain/users.ts";
+import { activityReport, bucketStart, GRANULARITIES, type Granularity } from "./domain/activity-report.ts";
 import { IdentityEvents } from "./events.ts";
 import { createNewUserSetup } from "./new-user-setup.ts";
 import { contactChannelStore, type ContactChannelRow } from "./store/contact-channel-store.ts";
@@ -33,6 +34,8 @@ import {
 const METRICS_RECENT_USERS = 5;
 /** Data points of the daily series: today and the 30 days before (as the reference). */
 const METRICS_DAYS = 31;
+/** The longest range of the activity report (a year, leap day included). */
+const REPORT_MAX_DAYS = 366;
 
 function metadata(text: string | undefined, field: string): string | null {
   try {
@@ -478,6 +481,22 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
         login_methods: loginMethods.map((m) => ({ method: m.method, count: m.count })),
       };
       return { metricsJson: JSON.stringify(metrics) };
+    },
+
+    async getUserActivityReport(req) {
+      const { projectId, includeAnonymous } = req;
+      if (!Number.isInteger(req.days) || req.days < 1 || req.days > REPORT_MAX_DAYS) throw statusError(400, `days must be between 1 and ${REPORT_MAX_DAYS}.`);
+      if (!(GRANULARITIES as readonly string[]).includes(req.granularity)) throw statusError(400, "granularity must be day, week or month.");
+      const granularity = req.granularity as Granularity;
+      const range = lastUtcDays(new Date(), req.days);
+      const [from, to] = [range[0]!, range[range.length - 1]!];
+      const first = bucketStart(from, granularity);
+      const [daily, active, cohorts] = await Promise.all([
+        userStore.dailyStats(pool, projectId, first, includeAnonymous),
+        userStore.activeUsersPer(pool, projectId, granularity, first, includeAnonymous),
+        userStore.weeklyCohorts(pool, projectId, bucketStart(from, "week"), includeAnonymous),
+      ]);
+      return { reportJson: JSON.stringify(activityReport({ from, to, granularity, daily, active, cohorts })) };
     },
   };
 }

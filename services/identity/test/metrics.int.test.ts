@@ -132,3 +132,58 @@ describe("GetUserMetrics", () => {
     await expectAggregatesMatchRecount();
   });
 });
+
+describe("GetUserActivityReport", () => {
+  interface Report {
+    granularity: string;
+    from: string;
+    to: string;
+    buckets: Array<{ start: string; sign_ups: number; active_users: number }>;
+    retention: Array<{ week: string; users: number; retained: Array<{ offset: number; users: number; share: number }> }>;
+  }
+  const report = async (project: string, days: number, granularity: string) =>
+    JSON.parse((await h.users.getUserActivityReport({ projectId: project, includeAnonymous: false, days, granularity })).reportJson) as Report;
+  const mondayOf = (ms: number) => {
+    const d = new Date(ms);
+    return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - ((d.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
+  };
+
+  it("counts sign-ups and distinct active users per bucket and weekly retention from the recorded active days", async () => {
+    const project = await h.newProject();
+    const [a, b, c] = await Promise.all(["a", "b", "c"].map(async (n) => (await h.users.createUser({ projectId: project, displayName: n })).user!));
+    let r = await report(project, 7, "day");
+    expect(r.buckets).toHaveLength(7);
+    expect(r.buckets.at(-1)).toEqual({ start: today(), sign_ups: 3, active_users: 0 });
+
+    // a was active 8 and 15 days ago and today (three weeks), b twice today: each is one active user per bucket.
+    const now = Date.now();
+    for (const at of [now - 15 * DAY, now - 8 * DAY, now - 1000, now]) await h.users.recordActivity({ activities: [{ projectId: project, userId: a!.id, atMillis: BigInt(at) }] });
+    for (const at of [now - 2000, now - 1000]) await h.users.recordActivity({ activities: [{ projectId: project, userId: b!.id, atMillis: BigInt(at) }] });
+    expect(
+      (await h.pool.query(`SELECT day::text FROM user_active_days WHERE user_id = $1 ORDER BY day`, [a!.id])).rows.map((x) => x.day),
+    ).toEqual([new Date(now - 15 * DAY).toISOString().slice(0, 10), new Date(now - 8 * DAY).toISOString().slice(0, 10), today()]);
+    r = await report(project, 30, "day");
+    expect(r.buckets.at(-1)).toEqual({ start: today(), sign_ups: 3, active_users: 2 });
+    r = await report(project, 30, "month");
+    expect(r.buckets.at(-1)!.start).toBe(`${today().slice(0, 7)}-01`);
+
+    // Retention: a and b signed up three weeks ago (backdated here); a was back 15 and 8 days ago, both are back now.
+    await h.pool.query(`UPDATE users SET signed_up_at = now() - interval '21 days' WHERE id = ANY($1::uuid[])`, [[a!.id, b!.id]]);
+    r = await report(project, 30, "week");
+    const cohort = r.retention.find((x) => x.week === mondayOf(now - 21 * DAY))!;
+    expect(cohort.users).toBe(2);
+    expect(cohort.retained.map((x) => x.offset)).toEqual([1, 2, 3]);
+    const activeWeeks = new Set([mondayOf(now - 15 * DAY), mondayOf(now - 8 * DAY)]);
+    const expected = [1, 2, 3].map((offset) => {
+      const week = new Date(Date.parse(cohort.week) + offset * 7 * DAY).toISOString().slice(0, 10);
+      const users = offset === 3 ? 2 : activeWeeks.has(week) ? 1 : 0; // the current week: a and b
+      return { offset, users, share: users / 2 };
+    });
+    expect(cohort.retained).toEqual(expected);
+    expect(r.retention.find((x) => x.week === mondayOf(now))!.users).toBe(1); // c
+
+    await expect(h.users.getUserActivityReport({ projectId: project, includeAnonymous: false, days: 0, granularity: "day" })).rejects.toThrow(/days must be/);
+    await expect(h.users.getUserActivityReport({ projectId: project, includeAnonymous: false, days: 7, granularity: "year" })).rejects.toThrow(/granularity/);
+    void c;
+  });
+});

@@ -60,6 +60,7 @@ import {
   getUserRoute,
   listUsersRoute,
   metricsRoute,
+  activityReportRoute,
   patchMeClientRoute,
   patchUserRoute,
 } from "./users.ts";
@@ -198,6 +199,7 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   patchUserRoute,
   deleteUserRoute,
   metricsRoute,
+  activityReportRoute,
   listContactChannelsRoute,
   createContactChannelRoute,
   checkVerificationCodeRoute,

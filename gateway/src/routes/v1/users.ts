@@ -400,6 +400,30 @@ export const metricsRoute = defineRoute({
   },
 });
 
+export const activityReportRoute = defineRoute({
+  method: "GET",
+  path: "/internal/metrics/activity",
+  summary: "Dashboard overview: sign-ups and active users per day, week or month over the last N days, and weekly retention cohorts",
+  tags: ["Metrics (admin)"],
+  access: ["admin"],
+  schemas: {
+    query: Obj({
+      days: Optional(QueryInteger({ minimum: 1, maximum: 366 })),
+      granularity: Optional(OneOf(["day", "week", "month"] as const)),
+      include_anonymous: Optional(QueryBoolean()),
+    }),
+  },
+  async handler({ auth, query, clients }) {
+    const res = await clients.users.getUserActivityReport({
+      projectId: auth.projectId,
+      includeAnonymous: query.include_anonymous === true,
+      days: query.days ?? 30,
+      granularity: query.granularity ?? "day",
+    });
+    return { json: JSON.parse(res.reportJson) as unknown };
+  },
+});
+
 /** The auth service's rule (16 to 64 bytes), checked up front so that a user is not created and deleted again. */
 function assertTotpSecretLength(secretBase64: string): void {
   const bytes = Buffer.from(secretBase64, "base64").length;

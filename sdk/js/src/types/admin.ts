@@ -120,6 +120,22 @@ export interface AdminMetrics {
   readonly login_methods: readonly { readonly method: string; readonly count: number }[];
 }
 
+/** GET /internal/metrics/activity (Vestibule's own): the dashboard overview's activity over the last `days` days. */
+export interface AdminActivityReport {
+  readonly granularity: "day" | "week" | "month";
+  /** First and last UTC day of the range; the buckets widen it to whole weeks or months. */
+  readonly from: string;
+  readonly to: string;
+  /** Oldest first: sign-ups and distinct active users of the day, ISO week (Monday) or month starting at `start`. */
+  readonly buckets: readonly { readonly start: string; readonly sign_ups: number; readonly active_users: number }[];
+  /** Weekly sign-up cohorts: of the users who signed up in `week`, those active `offset` weeks later, and their share. */
+  readonly retention: readonly {
+    readonly week: string;
+    readonly users: number;
+    readonly retained: readonly { readonly offset: number; readonly users: number; readonly share: number }[];
+  }[];
+}
+
 /** `queryAnalytics` options (as the published SDK's): a named query of the analytics API and its params. */
 export interface AnalyticsQueryOptions {
   /** page_views_per_day, active_users_per_day, events_per_day, event_types, top_pages or recent_events. */

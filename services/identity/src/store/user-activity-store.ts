@@ -19,6 +19,13 @@ export interface DailyStatRow {
   readonly active_users: number;
 }
 
+/** A weekly cohort's size (`active_week` null) or how many of its users were active in `active_week`. */
+export interface CohortRow {
+  readonly week: string;
+  readonly active_week: string | null;
+  readonly users: number;
+}
+
 /** Activity and aggregates (spread into userStore). */
 export const userActivityStore = {
   /**
@@ -40,7 +47,11 @@ export const userActivityStore = {
          SELECT user_id, project_id, at FROM input ORDER BY user_id
          ON CONFLICT (user_id) DO UPDATE SET last_active_at = EXCLUDED.last_active_at
            WHERE (a.last_active_at AT TIME ZONE 'UTC')::date < (EXCLUDED.last_active_at AT TIME ZONE 'UTC')::date
-         RETURNING a.user_id, (a.last_active_at AT TIME ZONE 'UTC')::date AS day
+         RETURNING a.user_id, a.project_id, (a.last_active_at AT TIME ZONE 'UTC')::date AS day
+       ), active_day AS (
+         INSERT INTO user_active_days (user_id, project_id, day)
+         SELECT user_id, project_id, day FROM first_of_day ORDER BY user_id
+         ON CONFLICT DO NOTHING
        )
        SELECT i.project_id, f.day::text AS day, i.is_anonymous, count(*)::int AS users
          FROM first_of_day f JOIN input i ON i.user_id = f.user_id
@@ -115,6 +126,42 @@ export const userActivityStore = {
          FROM user_daily_stats WHERE project_id = $1 AND day >= $2::date${includeAnonymous ? "" : " AND NOT is_anonymous"}
         GROUP BY day ORDER BY day`,
       [projectId, fromDay],
+    );
+    return rows;
+  },
+
+  /**
+   * Distinct active users per `unit` (day, week: ISO weeks starting on Monday, month) from the UTC day `fromDay` on,
+   * from the per-user active days.
+   */
+  async activeUsersPer(db: Queryable, projectId: string, unit: "day" | "week" | "month", fromDay: string, includeAnonymous: boolean): Promise<Array<{ start: string; users: number }>> {
+    const { rows } = await db.query<{ start: string; users: number }>(
+      `SELECT date_trunc($3, d.day::timestamp)::date::text AS start, count(DISTINCT d.user_id)::int AS users
+         FROM user_active_days d${includeAnonymous ? "" : " JOIN users u ON u.id = d.user_id AND NOT u.is_anonymous"}
+        WHERE d.project_id = $1 AND d.day >= $2::date
+        GROUP BY 1 ORDER BY 1`,
+      [projectId, fromDay, unit],
+    );
+    return rows;
+  },
+
+  /**
+   * Weekly sign-up cohorts of the users who signed up from the UTC day `fromMonday` (a Monday) on: per cohort week,
+   * its size, and per later week in which some of its users were active, how many.
+   */
+  async weeklyCohorts(db: Queryable, projectId: string, fromMonday: string, includeAnonymous: boolean): Promise<CohortRow[]> {
+    const { rows } = await db.query<CohortRow>(
+      `WITH cohort AS (
+         SELECT id, date_trunc('week', signed_up_at AT TIME ZONE 'UTC')::date AS week FROM users
+          WHERE project_id = $1 AND signed_up_at >= $2::date::timestamp AT TIME ZONE 'UTC'${includeAnonymous ? "" : " AND NOT is_anonymous"}
+       )
+       SELECT c.week::text AS week, NULL::text AS active_week, count(*)::int AS users FROM cohort c GROUP BY c.week
+       UNION ALL
+       SELECT c.week::text, date_trunc('week', d.day::timestamp)::date::text, count(DISTINCT c.id)::int
+         FROM cohort c JOIN user_active_days d ON d.user_id = c.id AND d.day >= c.week + 7
+        GROUP BY 1, 2
+       ORDER BY 1, 2 NULLS FIRST`,
+      [projectId, fromMonday],
     );
     return rows;
   },
