@@ -5,15 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, screenshotBothThemes, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import { screenshotBothThemes, type Browser } from "../src/browser.ts";
+import { createKeysInDashboard, startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 const PHONE = { width: 390, height: 844 };
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -25,21 +24,13 @@ let projectPath = "";
 let secret = "";
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ platform: { frontends: true } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
+  ({ tp, browser, url } = await startBrowserPlatform());
   page = await browser.newPage();
   projectPath = await ownerWithProject(page, url, `overview-owner-${run}@example.com`, PASSWORD, `Overview ${run}`);
-  await page.goto(`${url}${projectPath}/keys`);
-  await page.getByLabel("Description").fill("e2e");
-  await page.getByRole("button", { name: "Create keys" }).click();
-  secret = (await page.getByTestId("copy-Secret server key").textContent())!.trim();
+  secret = (await createKeysInDashboard(page, url, projectPath)).secretServerKey;
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 /**
  * Whether the element's box lies wholly inside the page's viewport, as the page first shows it (no scrolling: Playwright's
