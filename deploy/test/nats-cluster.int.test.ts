@@ -3,12 +3,10 @@
  * temporary store directory, also when the process exits before stop() has finished (a second Ctrl-C of
  * `npm run start:cluster`) or without calling it.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { natsServerAvailable } from "../src/nats-cluster.ts";
-import { checkoutRoot } from "../src/paths.ts";
+import { spawnFixture } from "./fixtures/spawn-fixture.ts";
 
 /** Pids of processes whose command line mentions `text`. */
 function processesWith(text: string): number[] {
@@ -28,21 +26,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 describe.skipIf(!natsServerAvailable())("local NATS cluster clean-up", () => {
   it.each(["exit", "stopping"])("SIGINT handled by %s: no node and no store directory left", async (mode) => {
-    const holder = spawn(process.execPath, ["--import", "tsx", "deploy/test/fixtures/hold-nats-cluster.ts", mode], {
-      cwd: checkoutRoot,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const ready = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: holder.stdout! }).on("line", (line) => line.startsWith("READY") && resolve(line));
-      holder.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
-    });
+    const { proc: holder, ready } = await spawnFixture("hold-nats-cluster", [mode]);
     const storeDir = ready.slice("READY ".length);
     expect(existsSync(storeDir)).toBe(true);
     expect(processesWith(storeDir)).toHaveLength(1);
 
     const exited = new Promise<number | null>((resolve) => holder.once("exit", resolve));
     holder.kill("SIGINT");
-    expect(await exited).toBe(130);
+    expect([await exited, holder.signalCode]).toEqual([130, null]);
     expect(existsSync(storeDir)).toBe(false);
     for (let i = 0; i < 50 && processesWith(storeDir).length > 0; i++) await sleep(100);
     expect(processesWith(storeDir)).toEqual([]);
