@@ -114,17 +114,22 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
     }
   };
 
+  const removeStorage = (): void => rmSync(storeDir, { recursive: true, force: true, maxRetries: 5 });
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
-      process.removeListener("exit", onExit);
       await Promise.all(procs.map((_, i) => stopNode(i)));
-      rmSync(storeDir, { recursive: true, force: true });
+      removeStorage();
+      // Only now: a process.exit() while the nodes stop (a second Ctrl-C) still kills them and removes the storage.
+      process.removeListener("exit", onExit);
     })();
     return stopped;
   };
+  /** Last resort when the process exits without a finished stop(): no waiting is possible in an exit handler. */
   const onExit = (): void => {
     for (const p of procs) p?.kill("SIGKILL");
+    // A node that has not died yet may still create a file: removal retries (ENOTEMPTY) for a moment.
+    removeStorage();
   };
   process.on("exit", onExit);
 

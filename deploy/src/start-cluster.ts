@@ -33,8 +33,9 @@ async function shutdown(reason: string, code: number): Promise<never> {
   }
   process.exit(code);
 }
-process.on("SIGINT", () => void shutdown("SIGINT", 0));
-process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+// A closed terminal (SIGHUP) stops it like Ctrl-C; any exit, even mid-stop, still ends the NATS nodes and removes
+// their temporary storage (nats-cluster.ts), the processes (platform.ts) and the embedded Postgres.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal, 0));
 
 async function main(): Promise<void> {
   ensureStateDir();

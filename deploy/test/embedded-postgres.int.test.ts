@@ -1,12 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "../src/embedded-postgres.ts";
-import { checkoutRoot } from "../src/paths.ts";
+import { spawnFixture } from "./fixtures/spawn-fixture.ts";
 
 // An absolute folder the `postgres` OS user can reach (we may run as root).
 const base = mkdtempSync(join(tmpdir(), "vestibule-epg-"));
@@ -54,14 +52,7 @@ describe("embedded Postgres", () => {
 
   it("stops the postmaster left by a SIGKILLed run and starts again", async () => {
     const dataDir = join(base, "killed");
-    const holder = spawn(process.execPath, ["--import", "tsx", "deploy/test/fixtures/hold-embedded-postgres.ts", dataDir], {
-      cwd: checkoutRoot,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const ready = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: holder.stdout! }).on("line", (line) => line.startsWith("READY") && resolve(line));
-      holder.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
-    });
+    const { proc: holder, ready } = await spawnFixture("hold-embedded-postgres", [dataDir]);
     const stalePid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
     holder.kill("SIGKILL");
     await new Promise((resolve) => holder.once("exit", resolve));
@@ -81,15 +72,8 @@ describe("embedded Postgres", () => {
 
   it("refuses a cluster that another live process is using, or moves to the next folder when asked", async () => {
     const dataDir = join(base, "busy");
-    const holder = spawn(process.execPath, ["--import", "tsx", "deploy/test/fixtures/hold-embedded-postgres.ts", dataDir], {
-      cwd: checkoutRoot,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const { proc: holder } = await spawnFixture("hold-embedded-postgres", [dataDir]);
     try {
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: holder.stdout! }).on("line", (line) => line.startsWith("READY") && resolve());
-        holder.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
-      });
       await expect(startEmbeddedPostgres({ dataDir, onInfo: () => undefined })).rejects.toThrow(/is in use by process/);
       const second = await startEmbeddedPostgres({ dataDir, whenBusy: "next-dir", onInfo: () => undefined });
       try {

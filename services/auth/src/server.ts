@@ -71,7 +71,7 @@ export const authService: ServiceDefinition = {
   },
   async start(ctx) {
     const rt = authRuntime(ctx);
-    // The geo-IP data loads once here (~0.1 s) instead of on the first session use.
+    // Opens the geo-IP data files (nothing is loaded): a missing file fails the start, not a session.
     preloadGeoIp();
     await rt.hasher.warmUp();
     const stops: (() => Promise<void>)[] = [];

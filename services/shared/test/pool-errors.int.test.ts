@@ -3,8 +3,11 @@
  * connection dies must neither crash the process nor vanish silently: it is logged (without credentials) and the pool
  * keeps working with a new connection.
  */
+import net from "node:net";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPool, type Pool } from "../src/db/index.ts";
+import { isDatabaseUnavailable, toConnectError } from "../src/errors/index.ts";
 import { createLogger } from "../src/log/index.ts";
 import { createTestDatabase, type TestDatabase } from "../src/testing/index.ts";
 
@@ -57,6 +60,50 @@ describe("database pool errors", () => {
       process.off("uncaughtException", onUncaught);
       await pool.end();
       await admin.end();
+    }
+  });
+
+  it("a refused connection and a connection reset mid-query are the database's: Unavailable (503), not Internal", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const refused = createPool({ connectionString: `postgres://postgres@127.0.0.1:${closed}/test`, schema: "public", max: 1 });
+    const err = await refused.query("SELECT 1").catch((e: unknown) => e);
+    await refused.end();
+    expect((err as { code?: string }).code).toBe("ECONNREFUSED");
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(toConnectError(err).code).toBe(Code.Unavailable);
+
+    // A proxy in front of Postgres that resets the connection (TCP RST) while a query runs.
+    const target = new URL(db.url);
+    const sockets: net.Socket[] = [];
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 5432), target.hostname);
+      sockets.push(client);
+      client.pipe(upstream).on("error", () => undefined);
+      upstream.pipe(client).on("error", () => undefined);
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxied = new URL(db.url);
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String((proxy.address() as net.AddressInfo).port);
+    const pool = createPool({ connectionString: proxied.toString(), schema: "public", max: 1 });
+    try {
+      await pool.query("SELECT 1");
+      const running = pool.query("SELECT pg_sleep(5)").catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 200));
+      for (const s of sockets) s.resetAndDestroy();
+      const reset = await running;
+      expect((reset as { code?: string }).code).toBe("ECONNRESET");
+      expect(isDatabaseUnavailable(reset)).toBe(true);
+      expect(toConnectError(reset).code).toBe(Code.Unavailable);
+    } finally {
+      await pool.end().catch(() => undefined);
+      await new Promise((r) => proxy.close(r));
     }
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
+import { markDatabaseError } from "../errors/unavailable.ts";
 import type { Logger } from "../log/index.ts";
 
 export type Pool = pg.Pool;
@@ -27,10 +28,40 @@ export interface PoolSettings {
   readonly log?: Logger;
 }
 
+/**
+ * The client of our pools: the errors of its connection (refused, reset, timed out; while connecting or in use) are
+ * marked as the database's, so that they answer Unavailable and the same codes from elsewhere do not
+ * (errors/unavailable.ts). A socket error reaches the client's 'error' listeners before its queries fail.
+ */
+export class DatabaseClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", markDatabaseError);
+  }
+
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): Promise<pg.Client> | void {
+    if (!callback) {
+      return super.connect().catch((err: unknown) => {
+        markDatabaseError(err);
+        throw err;
+      });
+    }
+    // pg calls back with (error) or (null, client), which is what the caller's callback takes.
+    const done = callback as (err: Error | null, client?: pg.Client) => void;
+    super.connect((err: Error | null, client?: pg.Client) => {
+      if (err) markDatabaseError(err);
+      done(err, client);
+    });
+  }
+}
+
 /** A pool whose every connection has `search_path` set to the service's schema. */
 export function createPool(settings: PoolSettings): Pool {
   if (!SCHEMA_NAME.test(settings.schema)) throw new Error(`invalid schema name "${settings.schema}"`);
   const pool = new pg.Pool({
+    Client: DatabaseClient,
     connectionString: settings.connectionString,
     max: settings.max ?? 10,
     application_name: settings.applicationName ?? `vestibule-${settings.schema}`,

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { survivesCheckedOutErrors } from "../db/index.ts";
+import { DatabaseClient, survivesCheckedOutErrors } from "../db/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { BroadcastOptions, BusMessage, ConsumeOptions, ConsumerLag, EventBus, Subscription } from "./bus.ts";
 import { subjectMatches } from "./bus.ts";
@@ -33,7 +33,7 @@ export class PgBus implements EventBus {
     private readonly log: Logger,
     private readonly retentionHours = 24 * 7,
   ) {
-    this.pool = new pg.Pool({ connectionString, max: 4, application_name: "vestibule-bus" });
+    this.pool = new pg.Pool({ Client: DatabaseClient, connectionString, max: 4, application_name: "vestibule-bus" });
     // An idle connection that fails is replaced by the pool; say so instead of crashing or staying silent (issue 22).
     this.pool.on("error", (err) => this.log.warn({ err: err.message }, "embedded bus: an idle database connection failed; the pool replaces it"));
     survivesCheckedOutErrors(this.pool, this.log);

@@ -25,4 +25,11 @@ describe("lookupIp", () => {
     }
     expect(isPublicIp("8.8.8.8")).toBe(true);
   });
+
+  it("holds no copy of the database: lookups read the files by position (issue 20, < 120 MB RSS per service)", () => {
+    for (let i = 0; i < 1_000; i++) lookupIp(`${1 + (i % 223)}.${(i * 7) % 256}.${(i * 13) % 256}.1`);
+    lookupIp("2001:4860:4860::8888");
+    // geoip-lite itself keeps its ~110 MB of data files in Buffers.
+    expect(process.memoryUsage().arrayBuffers).toBeLessThan(16 * 2 ** 20);
+  });
 });

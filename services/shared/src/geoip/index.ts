@@ -3,15 +3,15 @@
  * package ships in its npm tarball (nothing is downloaded at install or run time; refreshing the data means bumping
  * the pinned package version).
  *
- * The data (~110 MB of buffers) is loaded synchronously on the first lookup, not at import, so a process that never
- * looks up an IP never pays for it. Call `preloadGeoIp()` at start-up to move that one-off ~0.1 s load off the
- * request path. Lookups are synchronous binary searches (a few microseconds).
+ * The data files are read by position (./database.ts), never loaded: opening them costs nothing and the process
+ * holds no copy of the data (issue 20). They open on the first lookup, or at start-up with `preloadGeoIp()` so that a
+ * missing file fails the start instead of a request. Lookups are synchronous binary searches over the files.
  *
  * Private, loopback, link-local, shared (CGNAT), documentation and other non-routable addresses answer `null`, as do
  * malformed strings and addresses the database does not know.
  */
-import { createRequire } from "node:module";
 import net from "node:net";
+import { GeoIpDatabase } from "./database.ts";
 
 /** The contract's end-user IP info object (camelCase on the wire, e.g. `last_used_at_end_user_ip_info`). */
 export interface EndUserIpInfo {
@@ -27,27 +27,14 @@ export interface EndUserIpInfo {
   readonly tzIdentifier: string | null;
 }
 
-/** The part of geoip-lite's API we use (the package has no type declarations of its own). */
-interface GeoIpLiteRecord {
-  readonly country: string;
-  readonly region: string;
-  readonly city: string;
-  readonly timezone: string;
-  readonly ll: readonly [number | null, number | null];
-}
-interface GeoIpLite {
-  lookup(ip: string): GeoIpLiteRecord | null;
-}
+let geoip: GeoIpDatabase | undefined;
 
-let geoip: GeoIpLite | undefined;
-
-function database(): GeoIpLite {
-  // geoip-lite reads its data files when the module is first required; createRequire keeps that lazy under ESM.
-  geoip ??= createRequire(import.meta.url)("geoip-lite") as GeoIpLite;
+function database(): GeoIpDatabase {
+  geoip ??= new GeoIpDatabase();
   return geoip;
 }
 
-/** Loads the geo-IP data now (it otherwise loads on the first `lookupIp`). */
+/** Opens the geo-IP data files now (they otherwise open on the first `lookupIp`); loads nothing into memory. */
 export function preloadGeoIp(): void {
   database();
 }
@@ -90,7 +77,7 @@ function normalizeIp(raw: string): { ip: string; family: "ipv4" | "ipv6" } | nul
   if (ip.startsWith("[") && ip.endsWith("]")) ip = ip.slice(1, -1);
   const zone = ip.indexOf("%");
   if (zone >= 0) ip = ip.slice(0, zone);
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  const mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   if (mapped) ip = mapped[1]!;
   const version = net.isIP(ip);
   if (version === 4) return { ip, family: "ipv4" };
@@ -108,16 +95,15 @@ export function isPublicIp(raw: string): boolean {
 export function lookupIp(ip: string): EndUserIpInfo | null {
   const n = normalizeIp(ip);
   if (!n || NOT_PUBLIC.check(n.ip, n.family)) return null;
-  const record = database().lookup(n.ip);
+  const record = n.family === "ipv4" ? database().lookup4(n.ip) : database().lookup6(n.ip);
   if (!record || !record.country) return null;
-  const [latitude, longitude] = record.ll;
   return {
     ip: n.ip,
     countryCode: record.country,
     regionCode: record.region || null,
     cityName: record.city || null,
-    latitude: typeof latitude === "number" ? latitude : null,
-    longitude: typeof longitude === "number" ? longitude : null,
+    latitude: record.latitude,
+    longitude: record.longitude,
     tzIdentifier: record.timezone || null,
   };
 }
