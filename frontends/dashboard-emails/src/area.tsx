@@ -2,7 +2,7 @@
  * E-mail of a project: the sender (shared server or the project's own SMTP, with a test e-mail), themes, templates
  * and drafts (TSX code editor with a live preview; a template's theme; a draft sent to a segment of users), the sent log and, in development, the dev mailbox.
  */
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { StackAdminApp } from "@vestibule/js";
 import { Alert, Button, Card, ErrorAlert, Progress, Select, TabList, Table, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
 import { useDebounced } from "@vestibule/ui/debounce";
@@ -99,7 +99,8 @@ function SourceEditor(props: {
   const [previewTheme, setPreviewTheme] = useState("");
   const settled = useDebounced(text, PREVIEW_DELAY_MS);
   const preview = useLoad(() => render(settled, previewTheme || null), [settled, previewTheme]);
-  const problem = preview.status === "error" ? renderProblem(preview.error, part) : null;
+  const failure = preview.status === "error" ? preview.error : null;
+  const problem = useMemo(() => (failure ? renderProblem(failure, part) : null), [failure, part]);
   const [save, saveState] = useAction(async () => {
     if (!text.trim()) throw new Error("The source is empty. Nothing was saved: write the TSX source first.");
     try {

@@ -100,8 +100,10 @@ export function mountCodeEditor(parent: HTMLElement, options: CodeEditorOptions)
         return;
       }
       const line = doc.line(Math.min(Math.max(problem.line, 1), doc.lines));
-      const from = Math.min(line.from + Math.max((problem.column ?? 1) - 1, 0), line.to);
-      view.dispatch(setDiagnostics(view.state, [{ from, to: Math.max(line.to, from), severity: "error", message: problem.detail }]));
+      // From the column to the end of the line; the whole line when the column is at its end (an unterminated
+      // string or regular expression is reported there), so the mark is never an empty point.
+      const at = line.from + Math.max((problem.column ?? 1) - 1, 0);
+      view.dispatch(setDiagnostics(view.state, [{ from: at < line.to ? at : line.from, to: line.to, severity: "error", message: problem.detail }]));
     },
     setDark(dark) {
       view.dispatch({ effects: scheme.reconfigure(colours(dark)) });

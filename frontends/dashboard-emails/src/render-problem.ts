@@ -45,6 +45,7 @@ function plainCompilerText(text: string): string {
   if (expected) return `a "${expected[1]}" is missing before ${expected[2] === "end of file" ? "the end of the file" : expected[2]}.`;
   if (/^Unexpected end of file/.test(text)) return "the file ends too early: a bracket or tag is not closed.";
   if (/^Unterminated string/.test(text)) return "a string is not closed with its quote.";
+  if (/^Unterminated regular expression/.test(text)) return 'a "}" or a closing tag is missing (the "/" on this line starts an unfinished regular expression).';
   const closing = /^Unexpected closing "(.+?)" tag does not match opening "(.+?)" tag$/.exec(text);
   if (closing) return `the closing </${closing[1]}> tag does not match the opening <${closing[2]}> tag.`;
   return `${text.replace(/\.$/, "")}.`;
