@@ -1,6 +1,7 @@
 /**
  * E-mail of a project: the sender (shared server or the project's own SMTP, with a test e-mail), themes, templates
- * and drafts (TSX code editor with a live preview; a template's theme; a draft sent to a segment of users), the sent log and, in development, the dev mailbox.
+ * and drafts (a TSX code editor with a live preview; each template's theme; a draft sent to a segment of users), the
+ * sent log and, in development, the dev mailbox.
  */
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { StackAdminApp } from "@vestibule/js";

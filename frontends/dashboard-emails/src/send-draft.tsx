@@ -97,7 +97,7 @@ export function SendDraft({ adminApp, draft, onSent }: { adminApp: StackAdminApp
           <>
             <p style={{ margin: 0, fontWeight: 600 }}>Send to {usersWord(count)}?</p>
             <p className="vs-muted" style={{ margin: 0 }}>
-              Each of them gets "{draft.displayName}" now. A sent e-mail cannot be called back.
+              Each of them gets the saved version of "{draft.displayName}" now. A sent e-mail cannot be called back.
             </p>
             <ErrorAlert error={sendState.error} />
             <div className="vs-row">

@@ -6,8 +6,8 @@
  * mailbox (the project's own SMTP server is the dev mailbox's SMTP port here). Screenshots at desktop and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createServer } from "node:net";
 import type { Page } from "playwright-core";
+import { freePorts } from "@vestibule/shared/testing";
 import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
 import { launchBrowser, type Browser } from "../src/browser.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
@@ -28,16 +28,8 @@ let smtpPort: number;
 let page: Page;
 let projectPath = "";
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  smtpPort = await freePort();
+  [smtpPort] = await freePorts(1);
   // The project's "own" SMTP server is the dev mailbox on loopback, which the egress check allows only when told to.
   tp = await startTestPlatform({ platform: { frontends: true, env: { VESTIBULE_DEV_SMTP_PORT: String(smtpPort), VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8" } } });
   url = tp.platform.frontendsUrl!;
