@@ -3,7 +3,8 @@
  * a template opens in the code editor (CodeMirror, loaded on demand); a syntax error is marked at its line with a
  * plain sentence; fixed, the live preview shows the subject; the preview switches theme; the template's theme is
  * picked and saved; a draft is sent to two of three users after a confirmation, and both messages reach the dev
- * mailbox (the project's own SMTP server is the dev mailbox's SMTP port here). Screenshots at desktop and 390 px.
+ * mailbox (the project's own SMTP server is the dev mailbox's SMTP port here); without the editor's chunk the source
+ * is edited in a plain text field. Screenshots at desktop and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
@@ -160,5 +161,24 @@ describe("e-mail editor", () => {
     };
     await expect.poll(async () => (await mailbox()).filter((m) => m.subject === subject).flatMap((m) => m.to).sort(), { timeout: 30_000 }).toEqual([recipients[0], recipients[1]]);
     expect((await mailbox()).some((m) => m.to.includes(recipients[2]!))).toBe(false);
+  });
+
+  it("without the editor's chunk (it failed to load) the source is edited in a plain text field, with the same sentence", async () => {
+    const plain = await page.context().newPage();
+    // The chunk that holds CodeMirror is the one script of the e-mails remote carrying its lint styles.
+    await plain.route("**/remotes/dashboard-emails/*.js", async (route) => {
+      const res = await route.fetch();
+      const body = await res.text();
+      if (body.includes("cm-lintRange")) await route.abort();
+      else await route.fulfill({ response: res, body });
+    });
+    await plain.goto(`${url}${projectPath}/emails`);
+    await plain.getByRole("tab", { name: "Templates" }).click();
+    await plain.getByRole("button", { name: "Welcome" }).click();
+    const field = plain.getByRole("textbox", { name: "TSX source" });
+    await expect.poll(() => field.evaluate((el) => el.tagName)).toBe("TEXTAREA");
+    await field.fill('export function EmailTemplate() {\n  return <p>{oops</p>;\n}');
+    await plain.getByText("Line 2 does not compile").waitFor();
+    await plain.close();
   });
 });
