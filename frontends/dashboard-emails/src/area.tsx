@@ -1,10 +1,15 @@
 /**
  * E-mail of a project: the sender (shared server or the project's own SMTP, with a test e-mail), themes, templates
- * and drafts (TSX source with a rendered preview), the sent log and, in development, the dev mailbox.
+ * and drafts (a TSX code editor with a live preview; each template's theme; a draft sent to a segment of users), the
+ * sent log and, in development, the dev mailbox.
  */
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { StackAdminApp } from "@vestibule/js";
-import { Alert, Button, Card, ErrorAlert, Progress, errorMessage, Select, TabList, Table, TextArea, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { Alert, Button, Card, ErrorAlert, Progress, Select, TabList, Table, TextField, tabPanelProps, useAction, useLoad, useTitle, type AreaProps } from "@vestibule/ui";
+import { useDebounced } from "@vestibule/ui/debounce";
+import { CodeEditor } from "./code-editor.tsx";
+import { renderProblem, type EditedPart } from "./render-problem.ts";
+import { SendDraft } from "./send-draft.tsx";
 
 type Tab = "sender" | "themes" | "templates" | "drafts" | "sent" | "mailbox";
 
@@ -60,66 +65,140 @@ function Sender({ adminApp }: { adminApp: StackAdminApp }) {
   );
 }
 
+/** What POST /emails/render-email answers: the HTML and the subject the template declares. */
+interface Rendered {
+  readonly html: string;
+  readonly subject?: string;
+}
+
+/** How long the source must rest before the preview renders it again. */
+const PREVIEW_DELAY_MS = 600;
+
+/** The template a theme is previewed with. */
+const THEME_SAMPLE = `import { Subject } from "@vestibule/emails";
+export function EmailTemplate() { return <><Subject value="Theme preview" /><p>This is how your e-mails look in this theme.</p></>; }`;
+
 /**
- * A TSX editor with a rendered preview (POST /emails/render-email). Saving renders the source first: an empty source
+ * A TSX code editor with a live preview (POST /emails/render-email, 600 ms after the last keystroke; a stale answer
+ * is dropped): the subject, the HTML in a sandboxed frame, rendered in the e-mail's own theme or another one, and a
+ * compile error marked at its line with a sentence above the editor. Saving renders the source first: an empty source
  * or one that does not compile is refused with the reason, and nothing is saved.
  */
-function SourceEditor({ title, source, preview, onSave }: { title: string; source: string; preview: (src: string) => Promise<string>; onSave: (src: string) => Promise<void> }) {
+function SourceEditor(props: {
+  title: string;
+  part: EditedPart;
+  source: string;
+  /** Themes to preview the e-mail in besides its own; none for a theme's own editor. */
+  themes?: readonly { id: string; displayName: string }[];
+  render: (src: string, themeId: string | null) => Promise<Rendered>;
+  onSave: (src: string) => Promise<void>;
+  children?: ReactNode;
+}) {
+  const { title, part, source, themes, render, onSave, children } = props;
   const [text, setText] = useState(source);
-  const [html, setHtml] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [render, renderState] = useAction(async () => setHtml(await preview(text)));
+  const [previewTheme, setPreviewTheme] = useState("");
+  const settled = useDebounced(text, PREVIEW_DELAY_MS);
+  const preview = useLoad(() => render(settled, previewTheme || null), [settled, previewTheme]);
+  const failure = preview.status === "error" ? preview.error : null;
+  const problem = useMemo(() => (failure ? renderProblem(failure, part) : null), [failure, part]);
   const [save, saveState] = useAction(async () => {
     if (!text.trim()) throw new Error("The source is empty. Nothing was saved: write the TSX source first.");
-    let rendered: string;
     try {
-      rendered = await preview(text);
+      await render(text, null);
     } catch (err) {
-      throw new Error(`This source does not compile, so it was not saved: ${errorMessage(err)}`);
+      const why = renderProblem(err, part);
+      if (!why) throw err;
+      throw new Error(`This source does not compile, so it was not saved. ${why.sentence}`);
     }
-    setHtml(rendered);
     await onSave(text);
     setSaved(true);
   });
+  const html = preview.value?.html;
   return (
     <div className="vs-stack">
-      <h3>{title}</h3>
+      <h3 style={{ margin: 0 }}>{title}</h3>
       <div className="vs-grid-2">
-        <TextArea
+        <CodeEditor
           label="TSX source"
           value={text}
+          problem={problem}
           onChange={(v) => {
             setText(v);
             setSaved(false);
           }}
-          rows={14}
         />
         <div className="vs-field">
-          <span className="vs-label">Preview</span>
-          {renderState.pending ? <Progress label="Rendering the preview" /> : null}
-          <iframe title={`Preview of ${title}`} sandbox="" srcDoc={html ?? "<p style='font-family:sans-serif;color:#666'>Render to see a preview.</p>"} style={{ width: "100%", height: 280, border: "1px solid var(--vs-border)", borderRadius: 8, background: "#fff" }} />
+          <div className="vs-spread">
+            <span className="vs-label">Preview</span>
+            {themes ? (
+              <Select
+                label="Preview theme"
+                value={previewTheme}
+                onChange={setPreviewTheme}
+                options={[{ value: "", label: "Its own theme" }, ...themes.map((t) => ({ value: t.id, label: t.displayName }))]}
+              />
+            ) : null}
+          </div>
+          <p style={{ margin: 0 }}>
+            <span className="vs-muted">Subject: </span>
+            <strong data-testid="preview-subject">{preview.value ? (preview.value.subject ?? "none (add <Subject value=\"…\" />)") : "…"}</strong>
+          </p>
+          {preview.status === "loading" || settled !== text ? <Progress label="Rendering the preview" /> : null}
+          <iframe
+            title={`Preview of ${title}`}
+            sandbox=""
+            srcDoc={html ?? "<p style='font-family:sans-serif;color:#666'>Rendering…</p>"}
+            style={{ width: "100%", height: 360, border: "1px solid var(--vs-border)", borderRadius: 8, background: "#fff" }}
+          />
         </div>
       </div>
-      <ErrorAlert error={renderState.error ?? saveState.error} />
+      {preview.status === "error" && !problem ? <ErrorAlert error={preview.error} /> : null}
+      <ErrorAlert error={saveState.error} />
       {saved ? <Alert kind="success">Saved.</Alert> : null}
       <div className="vs-row">
-        <Button onClick={() => void render()} loading={renderState.pending}>
-          Render preview
-        </Button>
         <Button variant="primary" onClick={() => void save()} loading={saveState.pending}>
           Save
         </Button>
+        {children}
       </div>
     </div>
   );
 }
 
+/** `theme_id` of a template as the Select's value: "" the project's theme, "none" no theme, else the theme's id. */
+const themeValue = (id: string | false | undefined) => (id === undefined ? "" : id === false ? "none" : id);
+const themeOfValue = (v: string): string | null | false => (v === "" ? null : v === "none" ? false : v);
+
+/** The theme a template is sent in, saved as soon as it is chosen (PATCH /internal/email-templates/{id}). */
+function TemplateTheme({ adminApp, template, themes, onSaved }: { adminApp: StackAdminApp; template: { id: string; tsxSource: string; themeId?: string | false }; themes: readonly { id: string; displayName: string }[]; onSaved: () => Promise<void> }) {
+  const [choose, state] = useAction(async (value: string) => {
+    await adminApp.updateEmailTemplate(template.id, template.tsxSource, themeOfValue(value));
+    await onSaved();
+  });
+  return (
+    <div className="vs-stack" style={{ gap: 4 }}>
+      <Select
+        label="Theme of this template"
+        value={themeValue(template.themeId)}
+        disabled={state.pending}
+        onChange={(v) => void choose(v)}
+        options={[{ value: "", label: "The project's theme" }, { value: "none", label: "No theme" }, ...themes.map((t) => ({ value: t.id, label: t.displayName }))]}
+      />
+      <ErrorAlert error={state.error} />
+    </div>
+  );
+}
+
+type Listed = { id: string; displayName: string; tsxSource?: string; themeId?: string | false; sentAt?: Date | null };
+
 function Collection({ kind, adminApp }: { kind: "themes" | "templates" | "drafts"; adminApp: StackAdminApp }) {
-  const list = useLoad(async (): Promise<{ id: string; displayName: string; tsxSource?: string; sentAt?: Date | null }[]> => {
+  const list = useLoad(async (): Promise<Listed[]> => {
     if (kind === "themes") return adminApp.listEmailThemes();
     if (kind === "templates") return adminApp.listEmailTemplates();
     return adminApp.listEmailDrafts();
   }, [adminApp, kind]);
+  const themes = useLoad(async () => (kind === "themes" ? [] : adminApp.listEmailThemes()), [adminApp, kind]);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [touched, setTouched] = useState(false);
@@ -136,6 +215,8 @@ function Collection({ kind, adminApp }: { kind: "themes" | "templates" | "drafts
   const themeSource = useLoad(async () => (kind === "themes" && selected ? adminApp.getEmailTheme(selected) : null), [adminApp, kind, selected]);
   const loadedTheme = themeSource.value && themeSource.value.id === selected ? themeSource.value : null;
   const singular = kind.slice(0, -1);
+  /** The theme an e-mail is previewed in: the one picked in the preview, else its own (a template's or draft's). */
+  const ownTheme = (i: Listed): string | null | false => (i.themeId === undefined ? null : i.themeId);
   return (
     <div className="vs-stack">
       <ErrorAlert error={list.error} />
@@ -162,21 +243,28 @@ function Collection({ kind, adminApp }: { kind: "themes" | "templates" | "drafts
       <ErrorAlert error={state.error} />
       {item && kind === "themes" ? <ErrorAlert error={themeSource.error} /> : null}
       {item && kind === "themes" && !loadedTheme && !themeSource.error ? <Progress label={`Loading ${item.displayName}`} /> : null}
+      {item && kind === "templates" && themes.value ? <TemplateTheme adminApp={adminApp} template={{ ...item, tsxSource: item.tsxSource ?? "" }} themes={themes.value} onSaved={list.reload} /> : null}
       {item && (kind !== "themes" || loadedTheme) ? (
         <SourceEditor
           key={item.id}
           title={item.displayName}
+          part={kind === "themes" ? "theme" : "template"}
           source={kind === "themes" ? loadedTheme!.tsxSource : (item.tsxSource ?? "")}
-          preview={(src) =>
-            kind === "themes" ? adminApp.getEmailPreview({ themeTsxSource: src, templateTsxSource: "export function EmailTemplate() { return <p>Preview</p>; }" }) : adminApp.getEmailPreview({ templateTsxSource: src })
+          themes={kind === "themes" ? undefined : themes.value}
+          render={(src, themeId) =>
+            kind === "themes"
+              ? adminApp.renderEmail({ themeTsxSource: src, templateTsxSource: THEME_SAMPLE })
+              : adminApp.renderEmail({ templateTsxSource: src, themeId: themeId ?? ownTheme(item) })
           }
           onSave={async (src) => {
             if (kind === "themes") await adminApp.updateEmailTheme(item.id, src);
-            else if (kind === "templates") await adminApp.updateEmailTemplate(item.id, src, null);
+            else if (kind === "templates") await adminApp.updateEmailTemplate(item.id, src, ownTheme(item));
             else await adminApp.updateEmailDraft(item.id, { tsxSource: src });
             await list.reload();
           }}
-        />
+        >
+          {kind === "drafts" ? <SendDraft adminApp={adminApp} draft={item} onSent={() => void list.reload()} /> : null}
+        </SourceEditor>
       ) : null}
     </div>
   );

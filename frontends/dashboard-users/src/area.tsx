@@ -3,24 +3,16 @@
  * cursor-paged table that loads one page at a time (GET /users?cursor&limit&query — never the whole list, so it stays
  * fast at 1,000,000 users) with each user's actions (user-actions.tsx), and a user's detail page (user-detail.tsx).
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ServerUser } from "@vestibule/js";
 import { Avatar, Button, CursorTable, Link, Select, TextField, matchPath, navigate, useLoad, useLocation, useTitle, type AreaProps } from "@vestibule/ui";
+import { useDebounced } from "@vestibule/ui/debounce";
 import { CreateUserDialog } from "./create-user.tsx";
 import { EMAIL, METHODS, MFA, NO_FILTERS, SHOW, SORTS, dateRangeError, isOption, listOptions, type SortValue, type TableFilters } from "./list-options.ts";
 import { UserActions } from "./user-actions.tsx";
 import { UserDetail } from "./user-detail.tsx";
 
 export const PAGE_SIZE = 25;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** "Yes"/"No" cells, with a badge for the states an owner looks for. */
 function restrictionCell(u: ServerUser) {

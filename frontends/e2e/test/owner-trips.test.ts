@@ -16,6 +16,7 @@ import type { Browser } from "../src/browser.ts";
 import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
 import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
+import { editorText } from "../src/code-editor.ts";
 import { PENDING_REASON, backendAvailable } from "../src/pending-backends.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -161,9 +162,9 @@ describe("dashboard: a new owner's first project", () => {
     await page.goto(`${url}${projectPath}/emails`);
     await page.getByRole("tab", { name: "Themes" }).click();
     await page.getByRole("button", { name: "Default Dark" }).click();
-    const source = page.getByLabel("TSX source");
+    const source = page.getByRole("textbox", { name: "TSX source" });
     await source.waitFor();
-    const original = await source.inputValue();
+    const original = await editorText(page);
     expect(original.trim().length).toBeGreaterThan(50);
     expect(original).toContain("EmailTheme");
     await shot(page, "i21-theme-editor");
@@ -179,7 +180,8 @@ describe("dashboard: a new owner's first project", () => {
     await page.reload();
     await page.getByRole("tab", { name: "Themes" }).click();
     await page.getByRole("button", { name: "Default Dark" }).click();
-    await expect(page.getByLabel("TSX source").inputValue()).resolves.toBe(original);
+    await page.getByRole("textbox", { name: "TSX source" }).waitFor();
+    await expect(editorText(page)).resolves.toBe(original);
 
     await page.getByRole("tab", { name: "Drafts" }).click();
     await page.getByRole("button", { name: "Create" }).click();

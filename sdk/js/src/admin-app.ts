@@ -296,7 +296,8 @@ export class StackAdminApp extends StackServerApp {
   async updateEmailTheme(id: string, tsxSource: string): Promise<void> {
     await this.admin(`/internal/email-themes/${id}`, { method: "PATCH", body: { tsx_source: tsxSource } });
   }
-  async listEmailTemplates(): Promise<{ id: string; displayName: string; themeId?: string; tsxSource: string }[]> {
+  /** `themeId`: the template's theme, false for none, undefined for the project's theme. */
+  async listEmailTemplates(): Promise<{ id: string; displayName: string; themeId?: string | false; tsxSource: string }[]> {
     return (await this.admin<{ templates: Json[] }>("/internal/email-templates")).templates.map((t) => ({ id: t.id, displayName: t.display_name, themeId: t.theme_id, tsxSource: t.tsx_source }));
   }
   async createEmailTemplate(displayName: string): Promise<{ id: string }> {
@@ -322,11 +323,14 @@ export class StackAdminApp extends StackServerApp {
     await this.admin(`/internal/email-drafts/${id}`, { method: "PATCH", body: { display_name: data.displayName, theme_id: data.themeId, tsx_source: data.tsxSource } });
   }
   async getEmailPreview(options: { themeId?: string | null | false; themeTsxSource?: string; templateId?: string; templateTsxSource?: string }): Promise<string> {
-    const r = await this.admin<{ html: string }>("/emails/render-email", {
+    return (await this.renderEmail(options)).html;
+  }
+  /** The rendered HTML with the subject its template declares, if any (POST /emails/render-email). */
+  renderEmail(options: { themeId?: string | null | false; themeTsxSource?: string; templateId?: string; templateTsxSource?: string }): Promise<{ html: string; subject?: string }> {
+    return this.admin("/emails/render-email", {
       method: "POST",
       body: { theme_id: options.themeId, theme_tsx_source: options.themeTsxSource, template_id: options.templateId, template_tsx_source: options.templateTsxSource },
     });
-    return r.html;
   }
 
   // ---- payments ----------------------------------------------------------------------------------------------
