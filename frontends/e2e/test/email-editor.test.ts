@@ -9,16 +9,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { freePorts } from "@vestibule/shared/testing";
-import { startTestPlatform, type TestPlatform } from "../../../deploy/src/test-platform.ts";
-import { launchBrowser, type Browser } from "../src/browser.ts";
+import type { TestPlatform } from "../../../deploy/src/test-platform.ts";
+import type { Browser } from "../src/browser.ts";
+import { startBrowserPlatform, stopBrowserPlatform } from "../src/platform.ts";
 import { shot, shotDialog } from "../src/screenshots.ts";
-import { ownerWithProject } from "../src/accounts.ts";
+import { PASSWORD, ownerWithProject, run } from "../src/accounts.ts";
 import { editorText } from "../src/code-editor.ts";
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const PASSWORD = "correct-horse-battery-7";
 const projectName = `Mail ${run}`;
 const recipients = ["ada", "bob", "cy"].map((n) => `${n}-${run}@example.com`);
 
@@ -32,17 +31,12 @@ let projectPath = "";
 beforeAll(async () => {
   [smtpPort] = await freePorts(1);
   // The project's "own" SMTP server is the dev mailbox on loopback, which the egress check allows only when told to.
-  tp = await startTestPlatform({ platform: { frontends: true, env: { VESTIBULE_DEV_SMTP_PORT: String(smtpPort), VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8" } } });
-  url = tp.platform.frontendsUrl!;
-  browser = await launchBrowser();
+  ({ tp, browser, url } = await startBrowserPlatform({ platform: { env: { VESTIBULE_DEV_SMTP_PORT: String(smtpPort), VESTIBULE_EGRESS_ALLOW: "127.0.0.0/8" } } }));
   page = await browser.newPage();
   projectPath = await ownerWithProject(page, url, `mail-owner-${run}@example.com`, PASSWORD, projectName);
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await tp?.stop();
-});
+afterAll(() => stopBrowserPlatform({ tp, browser }));
 
 describe("e-mail editor", () => {
   it("a template opens in the code editor; a syntax error is marked at its line; fixed, the preview shows the subject in either theme; the template's theme is saved", async () => {
