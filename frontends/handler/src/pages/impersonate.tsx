@@ -17,7 +17,7 @@ export default function Impersonate() {
     once(`impersonate:${ticket}`, () => app.signInWithImpersonationTicket(ticket)).catch(setError);
   }, [app, ticket]);
   return (
-    <AuthCard title="Opening the app as this user">
+    <AuthCard title={!ticket || error ? "The app could not be opened as this user" : "Opening the app as this user"}>
       {!ticket ? (
         <Alert kind="error">This link has no ticket. Open the app as the user from the dashboard again.</Alert>
       ) : error ? (
