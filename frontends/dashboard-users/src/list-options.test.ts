@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_FILTERS, dateRangeError, listOptions } from "./list-options.ts";
-import { appBaseUrl, impersonationSnippet } from "./impersonation.ts";
+import { appBaseUrl, impersonationSnippet, impersonationUrl } from "./impersonation.ts";
 
 describe("users table sort and filters (issue 21)", () => {
   it("maps each sort order and who is shown to the list-users options", () => {
@@ -30,6 +30,13 @@ describe("impersonation (issue 21)", () => {
   it("opens the app at its first trusted domain, or nowhere without one", () => {
     expect(appBaseUrl([{ domain: "https://app.example.com/" }, { domain: "https://b.example.com" }])).toBe("https://app.example.com");
     expect(appBaseUrl([])).toBeNull();
+  });
+
+  it("opens the impersonation page under the first domain's handler path with the ticket", () => {
+    const domains = [{ domain: "https://app.example.com/", handlerPath: "/auth/handler/" }, { domain: "https://b.example.com", handlerPath: "/handler" }];
+    expect(impersonationUrl(domains, "t1")).toBe("https://app.example.com/auth/handler/impersonate?ticket=t1");
+    expect(impersonationUrl([{ domain: "http://127.0.0.1:8080", handlerPath: "/handler/p-1" }], "a b")).toBe("http://127.0.0.1:8080/handler/p-1/impersonate?ticket=a+b");
+    expect(impersonationUrl([], "t1")).toBeNull();
   });
 
   it("writes the refresh token where the SDK's cookie store reads it, and reloads", () => {

@@ -1,12 +1,12 @@
 /**
  * What an owner can do to a user from the users table (and the detail page): open the app as them (an impersonation
- * session), mark their e-mail verified, restrict them or lift the restriction, delete them. One dialog per user, in
+ * session: a new tab on the app's handler page with a one-time ticket, or a console line, see impersonation.ts), mark their e-mail verified, restrict them or lift the restriction, delete them. One dialog per user, in
  * steps: the actions, then the confirmation or result of the chosen one (deleting names the user and asks first).
  */
 import { useState, type FormEvent } from "react";
 import type { ServerUser } from "@vestibule/js";
 import { Alert, Button, CopyField, Dialog, ErrorAlert, Link, TextField, useAction, type AreaProps } from "@vestibule/ui";
-import { appBaseUrl, impersonationSnippet } from "./impersonation.ts";
+import { appBaseUrl, impersonationSnippet, impersonationUrl } from "./impersonation.ts";
 
 /** How the dashboard names a user: display name, else e-mail, else id. */
 export function userName(user: Pick<ServerUser, "displayName" | "primaryEmail" | "id">): string {
@@ -34,6 +34,9 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
   const [step, setStep] = useState<Step>("menu");
   const [reason, setReason] = useState("");
   const [snippet, setSnippet] = useState<string | null>(null);
+  /** The app's impersonation page opened (or to open, when the browser blocked the tab) for a ticket. */
+  const [ticketUrl, setTicketUrl] = useState<string | null>(null);
+  const [tabBlocked, setTabBlocked] = useState(false);
   const [chosen, setChosen] = useState("");
   const name = userName(user);
   // After a failure the user may have changed elsewhere (deleted, restricted): what shows them is reloaded when the
@@ -43,6 +46,8 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
     setOpen(false);
     setStep("menu");
     setSnippet(null);
+    setTicketUrl(null);
+    setTabBlocked(false);
     setReason("");
     if (stale) {
       setStale(false);
@@ -66,6 +71,37 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
     });
   };
   const appUrl = domains ? appBaseUrl(domains) : undefined;
+  const appHost = appUrl ? new URL(appUrl).host : "";
+  const makeSnippet = async () => {
+    const session = await user.createSession({ isImpersonation: true, expiresInMillis: 3_600_000 });
+    const { refreshToken } = await session.getTokens();
+    setSnippet(impersonationSnippet(projectId, refreshToken ?? ""));
+  };
+  const openApp = () => {
+    // The tab opens in the click: one opened once the ticket has arrived would be a pop-up that browsers block.
+    const tab = appUrl ? window.open("", "_blank") : null;
+    if (tab) tab.opener = null;
+    act(
+      "impersonate",
+      async () => {
+        if (!domains || !appUrl) return makeSnippet();
+        try {
+          const { ticket } = await user.createImpersonationTicket({ expiresInMillis: 3_600_000 });
+          const target = impersonationUrl(domains, ticket)!;
+          setTicketUrl(target);
+          if (tab) tab.location.href = target;
+          else setTabBlocked(true);
+        } catch (err) {
+          tab?.close();
+          throw err;
+        }
+      },
+      () => {
+        setStep("impersonate");
+        void onChanged();
+      },
+    );
+  };
   const titles: Record<Step, string> = {
     menu: `Actions for ${name}`,
     restrict: `Restrict ${name}?`,
@@ -90,20 +126,7 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
               <Button
                 loading={state.pending && chosen === "impersonate"}
                 disabled={state.pending}
-                onClick={() =>
-                  act(
-                    "impersonate",
-                    async () => {
-                      const session = await user.createSession({ isImpersonation: true, expiresInMillis: 3_600_000 });
-                      const { refreshToken } = await session.getTokens();
-                      setSnippet(impersonationSnippet(projectId, refreshToken ?? ""));
-                    },
-                    () => {
-                      setStep("impersonate");
-                      void onChanged();
-                    },
-                  )
-                }
+                onClick={openApp}
               >
                 Open the app as this user
               </Button>
@@ -169,20 +192,55 @@ export function UserActions({ user, projectId, domains, areaHref, onChanged, onD
               </div>
             </>
           ) : null}
-          {step === "impersonate" && snippet ? (
+          {step === "impersonate" && ticketUrl ? (
+            <>
+              {tabBlocked ? (
+                <>
+                  <p style={{ margin: 0 }}>
+                    Your browser kept the new tab from opening. This link opens {appHost} signed in as {name}; it works once, within a minute.
+                  </p>
+                  <div>
+                    <a className="vs-btn vs-btn-primary" href={ticketUrl} target="_blank" rel="noopener noreferrer">
+                      Open {appHost} as {name}
+                    </a>
+                  </div>
+                </>
+              ) : (
+                <p style={{ margin: 0 }}>
+                  A new tab opens {appHost} signed in as {name}, in a one-hour session marked as impersonation. Its link works once, within a minute: to open the app again, start again here.
+                </p>
+              )}
+              <details>
+                <summary>App without Vestibule&apos;s handler pages?</summary>
+                <div className="vs-stack" style={{ marginTop: 8 }}>
+                  <p style={{ margin: 0 }}>
+                    An app that does not serve the handler pages (for example one built on the published @stackframe/js) cannot open that link. Paste a console line into a tab of
+                    your app instead (Developer tools → Console): the tab reloads signed in as {name}.
+                  </p>
+                  {snippet ? (
+                    <CopyField label="Impersonation snippet" value={snippet} />
+                  ) : (
+                    <div>
+                      <Button loading={state.pending && chosen === "snippet"} disabled={state.pending} onClick={() => act("snippet", makeSnippet, () => void onChanged())}>
+                        Make a console line
+                      </Button>
+                    </div>
+                  )}
+                </div>
+              </details>
+              <div>
+                <Button onClick={close}>Done</Button>
+              </div>
+            </>
+          ) : null}
+          {step === "impersonate" && !ticketUrl && snippet ? (
             <>
               <p style={{ margin: 0 }}>
                 A one-hour session as {name} is ready, marked as impersonation. Open your app, then paste this line into the browser console of that tab (Developer tools → Console): the
                 tab reloads signed in as {name}.
               </p>
               <CopyField label="Impersonation snippet" value={snippet} />
-              {appUrl ? (
-                <div>
-                  <a className="vs-btn vs-btn-primary" href={appUrl} target="_blank" rel="noopener noreferrer">
-                    Open {new URL(appUrl).host}
-                  </a>
-                </div>
-              ) : domains ? (
+              {domains ? (
                 <Alert kind="info">
                   Your app&apos;s address is not known yet: <Link href={areaHref("auth", "#domains")}>add a trusted domain</Link> to open it from here.
                 </Alert>

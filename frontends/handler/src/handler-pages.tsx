@@ -2,7 +2,7 @@
  * The handler pages as one component (exposed as `handler/HandlerPages`): give it a client app and it renders the page
  * of the current address below the app's handler path (`app.urls.handler`, default /handler): sign-in, sign-up,
  * sign-out, email-verification, password-reset, forgot-password, oauth-callback, magic-link-callback,
- * account-settings, error, team-invitation, mfa, cli-auth-confirm and purchase/<code>. Each page is its own chunk, loaded on demand,
+ * account-settings, error, team-invitation, mfa, cli-auth-confirm, impersonate and purchase/<code>. Each page is its own chunk, loaded on demand,
  * so the sign-in page downloads only what it uses.
  *
  *   const HandlerPages = lazy(() => loadRemote("handler/HandlerPages"));
@@ -30,6 +30,8 @@ export const PAGES: Readonly<Record<string, () => Promise<PageModule>>> = {
   "team-invitation": () => import("./pages/team-invitation.tsx"),
   mfa: () => import("./pages/mfa.tsx"),
   "cli-auth-confirm": () => import("./pages/cli-auth-confirm.tsx"),
+  // "Open the app as <user>" from the dashboard: `?ticket=` opens an impersonation session.
+  impersonate: () => import("./pages/impersonate.tsx"),
   // `/handler/purchase/<full_code>` (the page reads the code from the address).
   purchase: () => import("./pages/purchase.tsx"),
 };

@@ -1,7 +1,7 @@
 /**
  * A stolen database dump reveals no secret: a test database is populated through the public API and the published
- * SDK (passwords, sessions, user API keys, a TOTP-protected user, a pending CLI login, data-vault values, the
- * project's own keys, its SMTP password and OAuth client secret, and the one-time codes of pending e-mail
+ * SDK (passwords, sessions, user API keys, a TOTP-protected user, a pending CLI login, an impersonation ticket,
+ * data-vault values, the project's own keys, its SMTP password and OAuth client secret, and the one-time codes of pending e-mail
  * verification, password reset, magic link and team invitation e-mails), dumped with `pg_dump` (every schema, data
  * included: the services' outboxes and the embedded event bus's log hold every event written during the test), and
  * the dump is searched for every known secret in plain text, hex (how bytea columns are dumped), base64 and base64url.
@@ -193,6 +193,11 @@ describe("a stolen database dump", () => {
     expect((await call(stack, "POST", "/api/v1/auth/cli/complete", { headers: client, body: { login_code: cli.json.login_code, refresh_token: mfa.json.refresh_token } })).status).toBe(200);
     secrets["CLI polling code"] = cli.json.polling_code;
     secrets["CLI login code"] = cli.json.login_code;
+
+    // An impersonation ticket not exchanged yet (issue 21).
+    const ticket = await call(stack, "POST", "/api/v1/auth/impersonation-tickets", { headers: headersFor(stack.demo, "admin"), body: { user_id: mfa.json.user_id } });
+    expect(ticket.status).toBe(200);
+    secrets["impersonation ticket"] = ticket.json.ticket;
 
     // Data vault: through the SDK (client-side encryption) and raw, with known wire values.
     const server = new StackServerApp({

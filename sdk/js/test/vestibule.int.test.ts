@@ -1,7 +1,7 @@
 /**
  * @vestibule/js against the real gateway (identity, auth and e-mail services in this process, real PostgreSQL), for
  * the flows beyond the shared compat app: e-mail verification and password reset through the dev mailbox, the
- * server reading the user of an incoming request, impersonation sessions, partial users, sign-out revoking the
+ * server reading the user of an incoming request, impersonation sessions and tickets, partial users, sign-out revoking the
  * session on the server, and the known errors the SDK surfaces as typed classes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,6 +84,20 @@ describe("@vestibule/js on the real gateway", () => {
     const tokens = await session.getTokens();
     const asUser = await client({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }).getUser({ or: "throw" });
     expect(asUser.displayName).toBe("Impersonated");
+  });
+
+  it("opens the app as a user with an admin's impersonation ticket, once; server apps cannot make one", async () => {
+    const created = await server().createUser({ primaryEmail: randomEmail("ticket"), displayName: "Ticketed" });
+    const admin = new StackAdminApp({ baseUrl: stack.url, projectId: stack.demo.projectId, secretServerKey: stack.demo.secretServerKey, superSecretAdminKey: stack.demo.superSecretAdminKey, tokenStore: null });
+    const asAdmin = (await admin.getUser(created.id))!;
+    const { ticket, expiresAt } = await asAdmin.createImpersonationTicket({ expiresInMillis: 120_000 });
+    expect(expiresAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+    const app = client();
+    await app.signInWithImpersonationTicket(ticket, { noRedirect: true });
+    expect((await app.getUser({ or: "throw" })).displayName).toBe("Ticketed");
+    const again = await client().signInWithImpersonationTicket(ticket, { noRedirect: true }).catch((e: unknown) => e);
+    expect((again as Error).message).toContain("This link to open the app as a user has expired or was already used.");
+    expect(await created.createImpersonationTicket().catch((e: unknown) => e)).toBeInstanceOf(Error);
   });
 
   it("signs out: the session is revoked on the server and the tokens are gone", async () => {

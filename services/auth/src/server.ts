@@ -32,8 +32,8 @@ import { securityRuntime, startSecurity } from "./security-runtime.ts";
 /**
  * The auth service: credentials (argon2id passwords, imported bcrypt hashes), sessions and refresh tokens, ES256
  * access tokens and their per-project signing keys, one-time codes (password reset, e-mail verification),
- * brute-force protection, user and team API keys, TOTP multi-factor authentication, CLI login and magic-link /
- * one-time-code sign-in (otp-service.ts), passkeys (passkeys/), OAuth sign-in, linked provider accounts and
+ * brute-force protection, user and team API keys, TOTP multi-factor authentication, CLI login, impersonation tickets
+ * (sessions/impersonation-tickets.ts), magic-link / one-time-code sign-in (otp-service.ts), passkeys (passkeys/), OAuth sign-in, linked provider accounts and
  * connected-account tokens (oauth/). Users themselves live in identity, which it calls; it asks
  * teams-permissions who manages a team's API keys (team-directory.ts); it consumes
  * identity.user.created/updated/deleted.v1 and teams_permissions.team.deleted.v1 and publishes

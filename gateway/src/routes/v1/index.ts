@@ -109,6 +109,7 @@ import { credentialScanningRevokeRoute, stripeWebhookRoute } from "./integration
 import { dataVaultGetRoute, dataVaultSetRoute } from "./data-vault.ts";
 import { mfaSignInRoute } from "./auth-mfa.ts";
 import { cliCompleteRoute, cliPollRoute, cliStartRoute } from "./auth-cli.ts";
+import { createImpersonationTicketRoute, exchangeImpersonationTicketRoute } from "./auth-impersonation.ts";
 import { checkSignInCodeRoute, otpSignInRoute, sendSignInCodeRoute } from "./auth-otp.ts";
 import { passkeyRoutes } from "./auth-passkey.ts";
 import { renderEmailRoute, sendEmailRoute, unsubscribeLinkRoute } from "./emails.ts";
@@ -250,6 +251,8 @@ export const v1Routes: readonly RouteSpec<any, any>[] = [
   cliStartRoute,
   cliPollRoute,
   cliCompleteRoute,
+  createImpersonationTicketRoute,
+  exchangeImpersonationTicketRoute,
   sendSignInCodeRoute,
   checkSignInCodeRoute,
   otpSignInRoute,

@@ -82,6 +82,17 @@ export class ClientSignIn extends ClientAppCore {
     return this.signInWithCode("/auth/otp/sign-in", { code }, options);
   }
 
+  /**
+   * Signs in with an impersonation ticket from the dashboard ("Open the app as this user"; the handler page
+   * `impersonate` calls it): exchanges the ticket, once, for the tokens of an impersonation session and stores them.
+   * A used, expired or unknown ticket throws a StatusError (400) whose message says so in a plain sentence.
+   */
+  async signInWithImpersonationTicket(ticket: string, options: { noRedirect?: boolean } = {}): Promise<void> {
+    const tokens = await this.api.json<TokensResponse>("/auth/impersonation-tickets/exchange", { method: "POST", body: { ticket } });
+    await this.signInWithTokens(tokens);
+    if (!options.noRedirect) await this.redirectToAfterSignIn({ replace: true });
+  }
+
   async signInWithMfa(otp: string, code: string, options: { noRedirect?: boolean } = {}): Promise<
     Result<undefined, KnownErrorOfName<"VerificationCodeError"> | KnownErrorOfName<"InvalidTotpCode"> | KnownErrorOfName<"MultiFactorAuthenticationRequired">>
   > {

@@ -273,6 +273,14 @@ export class ServerObjects extends StackClientApp {
           },
         };
       },
+      async createImpersonationTicket(options = {}) {
+        const r = await api.json<{ ticket: string; expires_at_millis: number }>("/auth/impersonation-tickets", {
+          method: "POST",
+          accessType: "admin",
+          body: { user_id: id, expires_in_millis: options.expiresInMillis },
+        });
+        return { ticket: r.ticket, expiresAt: new Date(r.expires_at_millis) };
+      },
       getTeamProfile: async (team) =>
         this.teamProfileFrom(null, team.id, await api.json<Json>(`/team-member-profiles/${team.id}/${id}`, { accessType: "server" })),
       createApiKey: async (options) => createApiKey(api, null, "user", id, options) as never,

@@ -223,6 +223,11 @@ export interface ServerUserExtra {
   grantPermission(scopeOrId: Team | string, permissionId?: string): Promise<void>;
   revokePermission(scopeOrId: Team | string, permissionId?: string): Promise<void>;
   createSession(options?: { expiresInMillis?: number; isImpersonation?: boolean }): Promise<Session>;
+  /**
+   * Admin apps only: a single-use ticket that opens an impersonation session of this user (default lifetime 1 hour)
+   * when the app's handler page `<handlerPath>/impersonate?ticket=<ticket>` exchanges it within 60 seconds.
+   */
+  createImpersonationTicket(options?: { expiresInMillis?: number }): Promise<{ ticket: string; expiresAt: Date }>;
   listContactChannels(): Promise<ServerContactChannel[]>;
   createContactChannel(data: ServerContactChannelCreateOptions): Promise<ServerContactChannel>;
   createTeam(data: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam>;

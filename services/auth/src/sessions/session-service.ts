@@ -6,6 +6,7 @@ import { knownError, statusError, toItemError } from "@vestibule/shared/errors";
 import type { Logger } from "@vestibule/shared/log";
 import { isUuid } from "@vestibule/shared/ids";
 import type { AuthRuntime } from "../runtime.ts";
+import { impersonationTickets } from "./impersonation-tickets.ts";
 import { MAX_SESSION_LIFETIME_MS, type RefreshOutcome } from "./sessions.ts";
 import type { SessionRow } from "./store/session-store.ts";
 
@@ -123,5 +124,7 @@ export function createSessionService(rt: AuthRuntime): ServiceImpl<typeof Sessio
       const project = await settings.get(req.projectId);
       return { kid: await keys.rotate(req.projectId, project.accessTokenLifetimeSeconds) };
     },
+
+    ...impersonationTickets(rt),
   };
 }
