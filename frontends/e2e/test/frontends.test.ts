@@ -502,8 +502,9 @@ describe("dashboard areas standalone (development harness with the demo project'
     await page.getByLabel("New draft name").fill(`Launch ${run}`);
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await page.getByRole("button", { name: `Launch ${run}` }).click();
-    await page.getByRole("button", { name: "Render preview" }).click();
+    // The preview renders as the draft opens (and again as its source changes): no button to press.
     await page.frameLocator(`iframe[title="Preview of Launch ${run}"]`).getByText("Sent by Demo Project.").waitFor();
+    await expect(page.getByTestId("preview-subject").textContent()).resolves.not.toBe("…");
     await shot(page, "standalone-emails-draft");
     await page.getByRole("tab", { name: "Sent" }).click();
     await page.getByRole("tabpanel").getByText(email).first().waitFor();
