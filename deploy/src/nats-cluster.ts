@@ -28,8 +28,11 @@ export interface NatsCluster {
   readonly storeDir: string;
   /** SIGTERM to one node; resolves when it has exited. */
   stopNode(index: number): Promise<void>;
-  /** Starts a stopped node again and waits for its JetStream to be healthy. */
-  startNode(index: number): Promise<void>;
+  /**
+   * Starts a stopped node again and waits for its JetStream to be healthy (every stream and consumer it holds current
+   * again), at most `readyTimeoutMs` (default: the cluster's).
+   */
+  startNode(index: number, readyTimeoutMs?: number): Promise<void>;
   /** Whether the node's process runs. */
   running(index: number): boolean;
   /** Stops every node and removes the storage. Idempotent. */
@@ -85,8 +88,8 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
   };
 
   /** Healthy = the node serves JetStream as a current member of the cluster (GET /healthz, nats-server ≥ 2.7). */
-  const waitHealthy = async (i: number): Promise<void> => {
-    const deadline = Date.now() + readyTimeoutMs;
+  const waitHealthy = async (i: number, timeoutMs = readyTimeoutMs): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
     let last = "no answer";
     while (Date.now() < deadline) {
       if (!procs[i]) throw new Error(`nats node ${i + 1} exited before it was ready`);
@@ -99,7 +102,7 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
       }
       await sleep(200);
     }
-    throw new Error(`nats node ${i + 1} not healthy after ${readyTimeoutMs} ms: ${last}`);
+    throw new Error(`nats node ${i + 1} not healthy after ${timeoutMs} ms: ${last}`);
   };
 
   const stopNode = async (i: number, signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
@@ -146,10 +149,10 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
     url: urls.join(","),
     storeDir,
     stopNode: (i) => stopNode(i),
-    async startNode(i) {
+    async startNode(i, timeoutMs) {
       if (procs[i]) return;
       spawnNode(i);
-      await waitHealthy(i);
+      await waitHealthy(i, timeoutMs);
     },
     running: (i) => procs[i] !== undefined,
     stop,

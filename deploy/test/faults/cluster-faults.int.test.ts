@@ -109,7 +109,10 @@ describe.runIf(available)("the cluster under faults (replicas, NATS cluster, bal
     await phase("start NATS node 1, 3 s", () => nats.startNode(0), 3_000);
     await phase(`stop all NATS nodes, ${outageMs / 1000} s`, () => Promise.all(nats.urls.map((_, i) => nats.stopNode(i))).then(() => undefined), outageMs);
     const down = await countUserUpdatedEventsSafe(tc.databaseUrl);
-    await phase("start all NATS nodes (until healthy), 3 s", () => Promise.all(nats.urls.map((_, i) => nats.startNode(i))).then(() => undefined), 3_000);
+    // After all nodes were down, a node is healthy once every stream and consumer it holds (each a raft group at 3
+    // replicas) has elected a leader and caught up: 19 s in one CI run, over 30 s (the cluster's start-up bound) in
+    // another on the same 2-core machine. The phase's time column shows how long it took.
+    await phase("start all NATS nodes (until healthy), 3 s", () => Promise.all(nats.urls.map((_, i) => nats.startNode(i, 90_000))).then(() => undefined), 3_000);
     await load.stop();
     const { events, seconds } = await waitForEvents(tc.databaseUrl, 60_000);
     printTable("Fault test: NATS outages under load (3-node JetStream cluster, streams at 3 replicas)", rows);
@@ -117,7 +120,7 @@ describe.runIf(available)("the cluster under faults (replicas, NATS cluster, bal
     expectFailureBounds(load);
     expect(events.produced - since.produced).toBeGreaterThanOrEqual(load.okWrites());
     expectExactlyOnce(events);
-  }, 180_000);
+  }, 240_000);
 
   it("drains a gateway on SIGTERM under load: its in-flight requests complete, no request fails", async () => {
     const load = await startLoad(tc, { users: 4, workers: 4 });
