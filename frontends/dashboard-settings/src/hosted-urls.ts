@@ -2,7 +2,8 @@
  * The project's hosted pages (README, "Hosted pages"): `/handler/<project-id>/<page>` on the frontends origin, and
  * whether that origin is trusted by the project, so that e-mail links and redirects made there come back to it.
  */
-import { isLocalhost, type DomainSettings } from "@vestibule/ui/production-checks";
+import { isRedirectUrlTrusted } from "@vestibule/shared/urls";
+import type { DomainSettings } from "@vestibule/ui/production-checks";
 
 export const HOSTED_PAGES = [
   { page: "sign-in", label: "Sign-in page" },
@@ -15,25 +16,10 @@ export function hostedPageUrl(origin: string, projectId: string, page: string): 
   return `${origin.replace(/\/+$/, "")}/handler/${encodeURIComponent(projectId)}/${page}`;
 }
 
-/** A trusted domain's host pattern as the API reads it: `*` is any run without a dot, `**` any run. */
-function hostPattern(host: string): RegExp {
-  const parts = host.split(/(\*\*|\*)/).map((p) => (p === "**" ? ".*" : p === "*" ? "[^.]*" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")));
-  return new RegExp(`^${parts.join("")}$`);
-}
-
 /**
- * Whether the API accepts callback URLs on `origin` for this project (services/shared/src/urls: localhost allowed,
- * or a trusted domain with the same scheme and port whose host pattern matches). Only a hint for the card.
+ * Whether the API accepts callback URLs on `origin` for this project: the API's own rule (isRedirectUrlTrusted,
+ * services/shared/src/urls), fed with the project's domain settings. Only a hint for the card.
  */
 export function hostedOriginTrusted(settings: DomainSettings, origin: string): boolean {
-  const url = new URL(origin);
-  if (settings.allowLocalhost && isLocalhost(url.hostname)) return true;
-  return settings.domains.some(({ domain }) => {
-    try {
-      const pattern = new URL(domain);
-      return pattern.protocol === url.protocol && pattern.port === url.port && hostPattern(pattern.hostname).test(url.hostname);
-    } catch {
-      return false;
-    }
-  });
+  return isRedirectUrlTrusted(origin, { allowLocalhost: settings.allowLocalhost, trustedDomains: settings.domains.map(({ domain }) => ({ baseUrl: domain })) });
 }
