@@ -13,7 +13,9 @@
  * CPU figures of runs without it) and the hottest functions (self time) of each are printed.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx deploy/src/bench/profile-sign-up.ts \
- *     [--duration 10] [--concurrency 50] [--cpu-prof] [--top 20] [--out <dir>] [--env KEY=VALUE ...]
+ *     [--duration 10] [--concurrency 50] [--cpu-prof] [--top 20] [--out <dir>] [--env KEY=VALUE ...] [--bus postgres]
+ *
+ * --bus postgres measures with the embedded Postgres-backed event bus (what `npm start` uses without NATS_URL).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,10 +34,11 @@ interface Args {
   top: number;
   out: string;
   env: Record<string, string>;
+  bus: "nats" | "postgres";
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, cpuProf: false, top: 20, out: "", env: {} };
+  const args: Args = { duration: 10, concurrency: 50, cpuProf: false, top: 20, out: "", env: {}, bus: "nats" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--duration") args.duration = Number(argv[++i]);
@@ -43,6 +46,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--cpu-prof") args.cpuProf = true;
     else if (a === "--top") args.top = Number(argv[++i]);
     else if (a === "--out") args.out = argv[++i]!;
+    else if (a === "--bus") args.bus = argv[++i] === "postgres" ? "postgres" : "nats";
     else if (a === "--env") {
       const [k, ...v] = argv[++i]!.split("=");
       args.env[k!] = v.join("=");
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startProfiledPlatform({ cpuProf: args.cpuProf, out: args.out, env: args.env });
+    tp = await startProfiledPlatform({ bus: args.bus, cpuProf: args.cpuProf, out: args.out, env: args.env });
     const demo = tp.projects.demo;
     const prefix = randomBytes(4).toString("hex");
     let n = 0;

@@ -195,6 +195,64 @@ describe("consumer lag", () => {
   });
 });
 
+describe("embedded Postgres bus", () => {
+  it("delivers an event whose publish commits after a later publish started (sequence numbers follow commit order)", async () => {
+    const bus = new PgBus(db.url, log);
+    const subject = `test.order.${randomBytes(4).toString("hex")}.v1`;
+    const got: string[] = [];
+    const sub = await bus.consume({ durable: `order-${randomBytes(4).toString("hex")}`, subject, handler: async (m) => void got.push(m.id) });
+    const slowPool = createPool({ connectionString: db.url, max: 1 });
+    const slow = await slowPool.connect();
+    try {
+      const [first, second] = [randomUUID(), randomUUID()];
+      // A publish whose transaction stays open (as a slow commit would), then another publish that would commit first.
+      await slow.query("BEGIN");
+      await slow.query("SELECT vestibule_bus.publish($1, $2, $3, NULL)", [first, subject, Buffer.from([1])]);
+      const later = bus.publish({ id: second, subject, data: new Uint8Array([2]) });
+      await new Promise((r) => setTimeout(r, 1_500));
+      await slow.query("COMMIT");
+      await later;
+      await waitFor(async () => (got.length === 2 ? true : undefined), 10_000);
+      expect(got).toEqual([first, second]);
+    } finally {
+      slow.release();
+      await slowPool.end();
+      await sub.stop();
+      await bus.close();
+    }
+  });
+
+  it("counts attempts per message: a failing one rises, the ones after it in its batch are not counted", async () => {
+    const bus = new PgBus(db.url, log);
+    const subject = `test.attempts.${randomBytes(4).toString("hex")}.v1`;
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [i, id] of ids.entries()) await bus.publish({ id, subject, data: new Uint8Array([i]) });
+    // Events of another subject in between are not this consumer's.
+    await bus.publish({ id: randomUUID(), subject: `${subject}.other`, data: new Uint8Array([9]) });
+    const seen: [string, number][] = [];
+    let failOnce = true;
+    const sub = await bus.consume({
+      durable: `attempts-${randomBytes(4).toString("hex")}`,
+      subject,
+      handler: async (m) => {
+        seen.push([m.id, m.attempt]);
+        if (m.id === ids[1] && failOnce) {
+          failOnce = false;
+          throw new Error("handler failed");
+        }
+      },
+    });
+    try {
+      await waitFor(async () => (seen.length === 4 ? true : undefined), 10_000);
+      expect(seen).toEqual([[ids[0], 1], [ids[1], 1], [ids[1], 2], [ids[2], 1]]);
+      expect((await bus.consumerLag())[0]?.pending).toBe(0);
+    } finally {
+      await sub.stop();
+      await bus.close();
+    }
+  });
+});
+
 describe("outbox, relay and idempotent consumers", () => {
   it("deliver through the embedded Postgres bus", async () => {
     const bus = new PgBus(db.url, log);

@@ -9,10 +9,16 @@ import { subjectMatches } from "./bus.ts";
  * in the `vestibule_bus` schema of the same Postgres, woken by LISTEN/NOTIFY and polled as a fallback.
  * It is the broker's storage, not any service's data; services still only see events.
  *
- *  - publish: INSERT ... ON CONFLICT (id) DO NOTHING (de-duplication on the event id), then NOTIFY.
- *  - consume: one row per durable consumer holds its position; a batch is read and handled while that row is
- *    locked (FOR UPDATE), so replicas of a service take turns and each message is handled by one replica at a time.
- *    The position only moves past a message after its handler succeeded (at-least-once).
+ *  - publish: the `vestibule_bus.publish` function, one round trip: INSERT ... ON CONFLICT (id) DO NOTHING
+ *    (de-duplication on the event id), then NOTIFY with the subject. Publishes take a transaction-scoped advisory
+ *    lock, so sequence numbers are handed out in commit order: a reader that has seen seq N has seen every event
+ *    below N that will ever exist. Without it, two publishes committing out of order let a consumer move past the
+ *    later-committing (lower) seq, and that event was never delivered.
+ *  - consume: one row per durable consumer holds its position among the events of its subject (read through the
+ *    (subject, seq) index: a consumer reads only its own events, and a NOTIFY wakes only the consumers of its
+ *    subject); a batch is read and handled while that row is locked (FOR UPDATE), so replicas of a service take turns
+ *    and each message is handled by one replica at a time. The position only moves past a message after its handler
+ *    succeeded (at-least-once).
  *  - broadcast: each subscriber tails the log from the position it started at.
  * Old events are pruned after `retentionHours`.
  */
@@ -20,7 +26,8 @@ export class PgBus implements EventBus {
   readonly kind = "postgres" as const;
   private readonly pool: pg.Pool;
   private listener: pg.Client | undefined;
-  private readonly wakers = new Set<() => void>();
+  /** Sleeping consumers and subscribers, each with the subject (pattern) that wakes it. */
+  private readonly wakers = new Map<() => void, string>();
   private readonly stops = new Set<() => Promise<void>>();
   /** Durable consumers started by this process (for consumerLag). */
   private readonly consumed = new Set<string>();
@@ -63,6 +70,18 @@ export class PgBus implements EventBus {
             seq bigint NOT NULL,
             attempts integer NOT NULL,
             PRIMARY KEY (consumer, seq))`);
+        await c.query(`CREATE INDEX IF NOT EXISTS events_subject_seq ON vestibule_bus.events (subject, seq)`);
+        // The advisory lock serialises publishes until they commit (see above); the key is the bus's own.
+        await c.query(`CREATE OR REPLACE FUNCTION vestibule_bus.publish(p_id uuid, p_subject text, p_data bytea, p_request_id text)
+            RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+              PERFORM pg_advisory_xact_lock(hashtext('vestibule:bus:publish'));
+              INSERT INTO vestibule_bus.events (id, subject, data, request_id) VALUES (p_id, p_subject, p_data, p_request_id)
+                ON CONFLICT (id) DO NOTHING;
+              IF FOUND THEN
+                PERFORM pg_notify('vestibule_bus', p_subject);
+              END IF;
+            END $$`);
       } finally {
         await c.query("SELECT pg_advisory_unlock(hashtext('vestibule:bus:init'))");
       }
@@ -85,14 +104,20 @@ export class PgBus implements EventBus {
       this.wakeAll();
       setTimeout(() => void this.listen().catch((err: unknown) => this.log.warn({ err: (err as Error).message }, "embedded bus: listening again failed; consumers keep polling")), 1000);
     });
-    client.on("notification", () => this.wakeAll());
+    client.on("notification", (n) => this.wake(n.payload));
     await client.connect();
     await client.query("LISTEN vestibule_bus");
     this.listener = client;
   }
 
   private wakeAll(): void {
-    for (const w of this.wakers) w();
+    for (const w of [...this.wakers.keys()]) w();
+  }
+
+  /** Wakes whoever waits for `subject` (everyone when a notification carries none). */
+  private wake(subject: string | undefined): void {
+    if (!subject) return this.wakeAll();
+    for (const [w, pattern] of [...this.wakers]) if (subjectMatches(pattern, subject)) w();
   }
 
   private async prune(): Promise<void> {
@@ -103,17 +128,11 @@ export class PgBus implements EventBus {
 
   async publish(msg: { id: string; subject: string; data: Uint8Array; requestId?: string }): Promise<void> {
     await this.initialised;
-    await this.pool.query(
-      `WITH ins AS (
-         INSERT INTO vestibule_bus.events (id, subject, data, request_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO NOTHING RETURNING seq)
-       SELECT pg_notify('vestibule_bus', '') FROM ins`,
-      [msg.id, msg.subject, Buffer.from(msg.data), msg.requestId ?? null],
-    );
+    await this.pool.query(`SELECT vestibule_bus.publish($1, $2, $3, $4)`, [msg.id, msg.subject, Buffer.from(msg.data), msg.requestId ?? null]);
   }
 
-  /** Sleeps until a notification or `ms` passes. */
-  private wait(ms: number): { promise: Promise<void>; cancel: () => void } {
+  /** Sleeps until a notification of a subject matching `pattern` or `ms` passes. */
+  private wait(pattern: string, ms: number): { promise: Promise<void>; cancel: () => void } {
     let done!: () => void;
     const promise = new Promise<void>((resolve) => (done = resolve));
     const timer = setTimeout(() => finish(), ms);
@@ -122,7 +141,7 @@ export class PgBus implements EventBus {
       this.wakers.delete(finish);
       done();
     };
-    this.wakers.add(finish);
+    this.wakers.set(finish, pattern);
     return { promise, cancel: finish };
   }
 
@@ -160,7 +179,7 @@ export class PgBus implements EventBus {
         }
         if (stopped) break;
         if (!progressed || backoff) {
-          const w = this.wait(backoff || 1000);
+          const w = this.wait(opts.subject, backoff || 1000);
           current = w;
           await w.promise;
         }
@@ -185,38 +204,46 @@ export class PgBus implements EventBus {
         `SELECT position FROM vestibule_bus.consumers WHERE name = $1 FOR UPDATE`,
         [opts.durable],
       );
-      let position = Number(pos[0]?.position ?? 0);
-      const { rows } = await client.query<{ seq: number; id: string; subject: string; data: Buffer; request_id: string | null }>(
-        `SELECT seq, id, subject, data, request_id FROM vestibule_bus.events WHERE seq > $1 ORDER BY seq LIMIT 100`,
-        [position],
+      const start = Number(pos[0]?.position ?? 0);
+      const { rows } = await client.query<{ seq: string; id: string; subject: string; data: Buffer; request_id: string | null }>(
+        `SELECT seq, id, subject, data, request_id FROM vestibule_bus.events WHERE subject = $2 AND seq > $1 ORDER BY seq LIMIT 100`,
+        [start, opts.subject],
       );
-      const start = position;
+      if (rows.length === 0) {
+        await client.query("COMMIT");
+        return false;
+      }
+      // Every message of the batch counts a delivery attempt before its handler runs (a crash mid-batch counts too);
+      // one statement for the batch instead of one per message.
+      const seqs = rows.map((r) => r.seq);
+      const { rows: counted } = await client.query<{ seq: string; attempts: number }>(
+        `INSERT INTO vestibule_bus.attempts (consumer, seq, attempts) SELECT $1, unnest($2::bigint[]), 1
+         ON CONFLICT (consumer, seq) DO UPDATE SET attempts = vestibule_bus.attempts.attempts + 1 RETURNING seq, attempts`,
+        [opts.durable, seqs],
+      );
+      const attempts = new Map(counted.map((c) => [c.seq, c.attempts]));
+      let position = start;
       let failure: unknown;
       for (const row of rows) {
-        if (subjectMatches(opts.subject, row.subject)) {
-          const { rows: att } = await client.query<{ attempts: number }>(
-            `INSERT INTO vestibule_bus.attempts (consumer, seq, attempts) VALUES ($1, $2, 1)
-             ON CONFLICT (consumer, seq) DO UPDATE SET attempts = vestibule_bus.attempts.attempts + 1 RETURNING attempts`,
-            [opts.durable, row.seq],
-          );
-          const msg: BusMessage = {
+        try {
+          await opts.handler({
             id: row.id,
             subject: row.subject,
             data: new Uint8Array(row.data),
             requestId: row.request_id ?? undefined,
-            attempt: att[0]?.attempts ?? 1,
-          };
-          try {
-            await opts.handler(msg);
-          } catch (err) {
-            failure = err;
-            break;
-          }
-          await client.query(`DELETE FROM vestibule_bus.attempts WHERE consumer = $1 AND seq = $2`, [opts.durable, row.seq]);
+            attempt: attempts.get(row.seq) ?? 1,
+          });
+        } catch (err) {
+          failure = err;
+          // The messages after the failed one were not delivered: take their attempt back.
+          await client.query(`DELETE FROM vestibule_bus.attempts WHERE consumer = $1 AND seq > $2 AND attempts = 1`, [opts.durable, row.seq]);
+          await client.query(`UPDATE vestibule_bus.attempts SET attempts = attempts - 1 WHERE consumer = $1 AND seq > $2`, [opts.durable, row.seq]);
+          break;
         }
         position = Number(row.seq);
       }
       if (position !== start) {
+        await client.query(`DELETE FROM vestibule_bus.attempts WHERE consumer = $1 AND seq > $2 AND seq <= $3`, [opts.durable, start, position]);
         await client.query(`UPDATE vestibule_bus.consumers SET position = $2 WHERE name = $1`, [opts.durable, position]);
       }
       await client.query("COMMIT");
@@ -257,7 +284,7 @@ export class PgBus implements EventBus {
           this.log.warn({ err: (err as Error).message }, "broadcast poll failed");
           opts.onReset?.();
         }
-        const w = this.wait(1000);
+        const w = this.wait(opts.subject, 1000);
         current = w;
         await w.promise;
       }
