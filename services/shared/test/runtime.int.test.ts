@@ -201,7 +201,7 @@ describe("embedded Postgres bus", () => {
     const subject = `test.order.${randomBytes(4).toString("hex")}.v1`;
     const got: string[] = [];
     const sub = await bus.consume({ durable: `order-${randomBytes(4).toString("hex")}`, subject, handler: async (m) => void got.push(m.id) });
-    const slowPool = createPool({ connectionString: db.url, max: 1 });
+    const slowPool = createPool({ connectionString: db.url, schema: "public", max: 1 });
     const slow = await slowPool.connect();
     try {
       const [first, second] = [randomUUID(), randomUUID()];

@@ -22,12 +22,60 @@ import { subjectMatches } from "./bus.ts";
  *  - broadcast: each subscriber tails the log from the position it started at.
  * Old events are pruned after `retentionHours`.
  */
+/**
+ * How long a loop sleeps when no notification comes: a fallback only, since every publish notifies and a lost
+ * LISTEN connection rings every loop when it is back.
+ */
+const POLL_MS = 5_000;
+
+/**
+ * A consumer or subscriber loop's wake-up: a notification rings it at any time, and one that came while the loop was
+ * reading (not asleep) makes the next sleep return at once instead of being missed.
+ */
+class Alarm {
+  private rung = false;
+  private stopped = false;
+  private wakeNow: (() => void) | undefined;
+  private cancel: (() => void) | undefined;
+
+  ring(): void {
+    this.rung = true;
+    this.wakeNow?.();
+  }
+
+  /** Ends the current sleep and every later one at once (the loop is stopping). */
+  stop(): void {
+    this.stopped = true;
+    this.cancel?.();
+  }
+
+  /** Sleeps `ms`, or until rung (`deaf`: rings are kept for later but do not shorten this sleep). */
+  sleep(ms: number, opts: { deaf?: boolean } = {}): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.rung && !opts.deaf) {
+      this.rung = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeNow = this.cancel = undefined;
+        if (!opts.deaf) this.rung = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.cancel = done;
+      if (!opts.deaf) this.wakeNow = done;
+    });
+  }
+}
+
 export class PgBus implements EventBus {
   readonly kind = "postgres" as const;
   private readonly pool: pg.Pool;
   private listener: pg.Client | undefined;
-  /** Sleeping consumers and subscribers, each with the subject (pattern) that wakes it. */
-  private readonly wakers = new Map<() => void, string>();
+  /** The alarm of each consumer and subscriber loop, with the subject (pattern) that rings it. */
+  private readonly alarms = new Map<Alarm, string>();
   private readonly stops = new Set<() => Promise<void>>();
   /** Durable consumers started by this process (for consumerLag). */
   private readonly consumed = new Set<string>();
@@ -111,13 +159,13 @@ export class PgBus implements EventBus {
   }
 
   private wakeAll(): void {
-    for (const w of [...this.wakers.keys()]) w();
+    for (const a of this.alarms.keys()) a.ring();
   }
 
-  /** Wakes whoever waits for `subject` (everyone when a notification carries none). */
+  /** Rings the loops of `subject` (every loop when a notification carries none). */
   private wake(subject: string | undefined): void {
     if (!subject) return this.wakeAll();
-    for (const [w, pattern] of [...this.wakers]) if (subjectMatches(pattern, subject)) w();
+    for (const [a, pattern] of this.alarms) if (subjectMatches(pattern, subject)) a.ring();
   }
 
   private async prune(): Promise<void> {
@@ -129,20 +177,6 @@ export class PgBus implements EventBus {
   async publish(msg: { id: string; subject: string; data: Uint8Array; requestId?: string }): Promise<void> {
     await this.initialised;
     await this.pool.query(`SELECT vestibule_bus.publish($1, $2, $3, $4)`, [msg.id, msg.subject, Buffer.from(msg.data), msg.requestId ?? null]);
-  }
-
-  /** Sleeps until a notification of a subject matching `pattern` or `ms` passes. */
-  private wait(pattern: string, ms: number): { promise: Promise<void>; cancel: () => void } {
-    let done!: () => void;
-    const promise = new Promise<void>((resolve) => (done = resolve));
-    const timer = setTimeout(() => finish(), ms);
-    const finish = () => {
-      clearTimeout(timer);
-      this.wakers.delete(finish);
-      done();
-    };
-    this.wakers.set(finish, pattern);
-    return { promise, cancel: finish };
   }
 
   async consumerLag(): Promise<ConsumerLag[]> {
@@ -165,7 +199,8 @@ export class PgBus implements EventBus {
       [opts.durable, opts.subject],
     );
     let stopped = false;
-    let current: { cancel: () => void } | undefined;
+    const alarm = new Alarm();
+    this.alarms.set(alarm, opts.subject);
     const loop = async () => {
       let backoff = 0;
       while (!stopped) {
@@ -178,17 +213,16 @@ export class PgBus implements EventBus {
           this.log.warn({ err: (err as Error).message, durable: opts.durable, retry_in_ms: backoff }, "event handler failed; will be redelivered");
         }
         if (stopped) break;
-        if (!progressed || backoff) {
-          const w = this.wait(opts.subject, backoff || 1000);
-          current = w;
-          await w.promise;
-        }
+        // A failing handler backs off whatever is published meanwhile.
+        if (backoff) await alarm.sleep(backoff, { deaf: true });
+        else if (!progressed) await alarm.sleep(POLL_MS);
       }
     };
     const done = loop();
     const stop = async () => {
       stopped = true;
-      current?.cancel();
+      alarm.stop();
+      this.alarms.delete(alarm);
       await done;
     };
     this.stops.add(stop);
@@ -262,7 +296,8 @@ export class PgBus implements EventBus {
     const { rows } = await this.pool.query<{ max: number | null }>(`SELECT max(seq) AS max FROM vestibule_bus.events`);
     let position = Number(rows[0]?.max ?? 0);
     let stopped = false;
-    let current: { cancel: () => void } | undefined;
+    const alarm = new Alarm();
+    this.alarms.set(alarm, opts.subject);
     const loop = async () => {
       while (!stopped) {
         try {
@@ -284,15 +319,14 @@ export class PgBus implements EventBus {
           this.log.warn({ err: (err as Error).message }, "broadcast poll failed");
           opts.onReset?.();
         }
-        const w = this.wait(opts.subject, 1000);
-        current = w;
-        await w.promise;
+        await alarm.sleep(POLL_MS);
       }
     };
     const done = loop();
     const stop = async () => {
       stopped = true;
-      current?.cancel();
+      alarm.stop();
+      this.alarms.delete(alarm);
       await done;
     };
     this.stops.add(stop);
