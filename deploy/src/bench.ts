@@ -14,13 +14,13 @@
  * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { checkoutRoot, stateDir } from "./paths.ts";
-import { argon2Rate, CLK_TCK, json } from "./bench/profiling.ts";
+import { argon2Rate, CLK_TCK, cpuTicks, json, treeCpuTicks } from "./bench/profiling.ts";
 
 interface Args {
   duration: number;
@@ -50,8 +50,58 @@ interface DevFile {
 /** Issue 19: password sign-ups/s as a share of the argon2id hash rate measured in the same run. */
 const SIGN_UP_TARGET = 0.6;
 
-/** CPU seconds used so far by the platform's processes: services, gateway and Postgres (by command line). */
+/** The pid of this checkout's `npm start` (set in main), whose process tree is measured. */
+let platformRoot: number | undefined;
+
+/**
+ * The `npm start` of this checkout (deploy/src/start.ts run from this folder), whose process tree is the platform:
+ * services, gateway, e-mail render processes and the embedded Postgres with its backends.
+ */
+function startProcess(): number | undefined {
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("deploy/src/start.ts")) continue;
+      if (readlinkSync(`/proc/${pid}/cwd`) === checkoutRoot) return Number(pid);
+    } catch {
+      // The process went away.
+    }
+  }
+  return undefined;
+}
+
+/** The database `npm start` uses when DATABASE_URL was set for it (read from its environment), else undefined. */
+function externalDatabase(pid: number): string | undefined {
+  try {
+    const url = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((e) => e.startsWith("DATABASE_URL="))?.slice("DATABASE_URL=".length);
+    return url ? decodeURIComponent(new URL(url).pathname.slice(1)) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds used so far by the platform: the process tree of this checkout's `npm start`, plus, when it runs on an
+ * external PostgreSQL, that server's backends connected to its database. Other checkouts' platforms, tests and
+ * databases on the same machine are not counted. With --dev (a platform this checkout's `npm start` did not start),
+ * by command line: every Vestibule process and every Postgres process on the machine.
+ */
 function platformCpuSeconds(): number {
+  const root = platformRoot;
+  if (root !== undefined) {
+    let ticks = treeCpuTicks(root);
+    const database = externalDatabase(root);
+    if (database) {
+      for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+        try {
+          // A backend's title: "postgres: <user> <database> <client> <state>".
+          if (readFileSync(`/proc/${pid}/cmdline`, "utf8").split(" ")[2] === database) ticks += cpuTicks(Number(pid));
+        } catch {
+          // The process went away.
+        }
+      }
+    }
+    return ticks / CLK_TCK;
+  }
   let ticks = 0;
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
@@ -59,9 +109,7 @@ function platformCpuSeconds(): number {
       const ours =
         (cmd.includes(checkoutRoot) || cmd.includes("services/") || cmd.includes("gateway/src/main.ts")) && !cmd.includes("bench") ? true : cmd.startsWith("postgres");
       if (!ours) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += cpuTicks(Number(pid));
     } catch {
       // The process went away.
     }
@@ -138,6 +186,7 @@ async function main(): Promise<void> {
   } catch {
     throw new Error(`No ${args.dev}: start the platform first with \`npm start\` (in another terminal).`);
   }
+  platformRoot = args.dev === join(stateDir, "dev.json") ? startProcess() : undefined;
   const base = dev.gateway_url.replace(/\/$/, "");
   const demo = dev.projects.demo!;
   const client = {
@@ -152,6 +201,11 @@ async function main(): Promise<void> {
   const results: Result[] = [];
 
   process.stdout.write(`Vestibule benchmark: ${cpus().length} cores, ${args.duration} s per scenario, concurrency ${args.concurrency}, gateway ${base}\n`);
+  process.stdout.write(
+    platformRoot !== undefined
+      ? `CPU ms/op: the process tree of this checkout's npm start (pid ${platformRoot})${platformRoot && externalDatabase(platformRoot) ? ` and the backends of its database ${externalDatabase(platformRoot)}` : ""}\n`
+      : "CPU ms/op: every Vestibule and Postgres process on this machine (no npm start of this checkout found)\n",
+  );
 
   const bare = await startBare();
   let bareResult: Result;
