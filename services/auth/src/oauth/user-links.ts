@@ -22,6 +22,8 @@ export function startUserLinkImport(rt: AuthRuntime): Promise<Subscription> {
     log: ctx.log,
     consumer: OAUTH_LINKS_CONSUMER,
     event: ConsumedEvents.userCreated,
+    // Most users have no links (every password, OTP and anonymous sign-up): acknowledged with no transaction.
+    skip: async ({ payload }) => !payload.user || payload.user.oauthProviders.length === 0,
     handler: async ({ payload }, tx) => {
       const user = payload.user;
       if (!user || !isUuid(user.id) || user.oauthProviders.length === 0) return;
