@@ -20,7 +20,7 @@ import { IdentityEvents } from "./events.ts";
 import { createNewUserSetup } from "./new-user-setup.ts";
 import { contactChannelStore, type ContactChannelRow } from "./store/contact-channel-store.ts";
 import type { SearchPools } from "./store/search-pools.ts";
-import { userStore, type AuthMethod, type StoredOAuthProvider, type UserFields, type UserFilters, type UserRow } from "./store/user-store.ts";
+import { userStore, type AuthMethod, type ShownUserRow, type StoredOAuthProvider, type UserFields, type UserFilters, type UserRow } from "./store/user-store.ts";
 import {
   aggregateKeyOf,
   ensureAuthEmailFree,
@@ -116,7 +116,7 @@ function isForeignKeyViolation(err: unknown): boolean {
 }
 
 /** A user in the contract's server shape, for the metrics' recently registered / active lists. */
-function metricsUser(row: UserRow): Record<string, unknown> {
+function metricsUser(row: ShownUserRow): Record<string, unknown> {
   return {
     id: row.id,
     display_name: row.display_name,
@@ -295,13 +295,7 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
       if (req.onlyAnonymous && !req.includeAnonymous) throw statusError(400, "only_anonymous=true requires include_anonymous=true");
       const filters = listFilters(req);
       const orderBy = req.orderBy === "last_active_at" ? "last_active_at" : "signed_up_at";
-      let from: { signedUpAt: string; id: string } | undefined;
-      if (req.cursor) {
-        if (!isUuid(req.cursor)) throw statusError(400, "cursor must be a user id.");
-        from = await userStore.position(pool, req.projectId, req.cursor, orderBy);
-        // A cursor whose user is gone (deleted between two pages) ends the listing, as in the reference.
-        if (!from) return none;
-      }
+      if (req.cursor && !isUuid(req.cursor)) throw statusError(400, "cursor must be a user id.");
       const userIds = req.restrictToUserIds ? req.userIds.filter(isUuid) : undefined;
       if (userIds && userIds.length === 0) return none;
       const trimmed = req.query.trim();
@@ -314,7 +308,8 @@ export function createUserService(ctx: ServiceContext, searchPools: SearchPools)
         {
           projectId: req.projectId,
           limit: req.limit,
-          from,
+          // A cursor whose user is gone (deleted between two pages) ends the listing (an empty page), as in the reference.
+          cursor: req.cursor || undefined,
           desc: req.desc,
           search,
           exactId,

@@ -11,9 +11,9 @@ import { isUuid } from "@vestibule/shared/ids";
 import { loginMethodsOf, type UserAggregateKey } from "./domain/users.ts";
 import { IdentityEvents } from "./events.ts";
 import { CHANNEL_CONSTRAINTS, contactChannelStore, type ContactChannelRow } from "./store/contact-channel-store.ts";
-import { userStore, type UserRow } from "./store/user-store.ts";
+import { userStore, type ShownUserRow, type UserRow } from "./store/user-store.ts";
 
-export function toUserMessage(row: UserRow): User {
+export function toUserMessage(row: ShownUserRow): User {
   return create(UserSchema, {
     id: row.id,
     projectId: row.project_id,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pageStatement } from "../src/store/user-listing.ts";
 import { rpcError, startIdentity, type IdentityHarness } from "./support.ts";
 
 let h: IdentityHarness;
@@ -42,6 +43,7 @@ interface ListInit {
   includeAnonymous?: boolean;
   userIds?: string[];
   restrictToUserIds?: boolean;
+  orderBy?: string;
 }
 
 async function list(req: ListInit): Promise<{ ids: string[]; next: string }> {
@@ -129,6 +131,66 @@ describe("ListUsers", () => {
     expect(await rpcError(h.users.listUsers({ projectId, limit: -1 }))).toMatchObject({ httpStatus: 400 });
   });
 });
+
+describe("ListUsers page statement (issue 19: a page of 100 at a million users)", () => {
+  it("pages in last-activity order from a cursor, whose position is its own last activity", async () => {
+    const ids = registered();
+    // The first user was active last, so it moves to the end; the others keep their sign-up instants.
+    await h.pool.query(`INSERT INTO user_activity (user_id, project_id, last_active_at) VALUES ($1, $2, now() + interval '1 day')`, [ids[0], projectId]);
+    try {
+      const order = [...ids.slice(1), ids[0]!];
+      expect(await pages({ limit: 2, orderBy: "last_active_at" })).toEqual(chunk(order, 2));
+      expect(await pages({ limit: 3, orderBy: "last_active_at", desc: true })).toEqual(chunk([...order].reverse(), 3));
+      expect(await list({ limit: 2, orderBy: "last_active_at", cursor: ids[0] })).toEqual({ ids: [ids[0]], next: "" });
+    } finally {
+      await h.pool.query(`DELETE FROM user_activity WHERE user_id = $1`, [ids[0]]);
+    }
+  });
+
+  it("gives an empty page for a cursor user of another project", async () => {
+    const other = await h.newProject();
+    const { user } = await h.users.createUser({ projectId: other, displayName: "Elsewhere" });
+    expect(await list({ limit: 2, cursor: user!.id })).toEqual({ ids: [], next: "" });
+  });
+
+  it("is one statement: the cursor's position starts the walk of the sign-up index, in either direction, no sort under the LIMIT", async () => {
+    const client = await h.pool.connect();
+    try {
+      // Ten users make a sequential scan cheapest; without it the plan shows whether the index serves the order.
+      await client.query("SET enable_seqscan = off");
+      for (const desc of [false, true]) {
+        const { text, values } = pageStatement({ projectId, limit: 100, cursor: all[2]!.id, desc, includeAnonymous: false, excludeRestricted: { requireEmailVerification: false } });
+        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+        const limit = findNode(rows[0]!["QUERY PLAN"][0].Plan, (n) => n["Node Type"] === "Limit")!;
+        const scan = limit.Plans!.find((n) => n["Parent Relationship"] === "Outer")!;
+        expect(scan).toMatchObject({ "Node Type": "Index Scan", "Index Name": "users_project_signed_up_registered", "Scan Direction": desc ? "Backward" : "Forward" });
+        // The cursor's position is the statement's InitPlan ($0 up to PostgreSQL 17, "(InitPlan 1).col1" from 18).
+        expect(scan["Index Cond"]).toMatch(desc ? /ROW\(signed_up_at, id\) <= ROW\((\$0|\(InitPlan 1\)\.col1), / : /ROW\(signed_up_at, id\) >= ROW\((\$0|\(InitPlan 1\)\.col1), /);
+      }
+    } finally {
+      await client.query("RESET enable_seqscan");
+      client.release();
+    }
+  });
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Parent Relationship"?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  "Scan Direction"?: string;
+  Plans?: PlanNode[];
+}
+
+function findNode(node: PlanNode, match: (n: PlanNode) => boolean): PlanNode | undefined {
+  if (match(node)) return node;
+  for (const child of node.Plans ?? []) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];

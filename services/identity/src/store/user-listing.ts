@@ -6,15 +6,18 @@ import { createHash } from "node:crypto";
 import { LoadingCache } from "@vestibule/shared/cache";
 import type { Pool, Queryable } from "@vestibule/shared/db";
 import type { SearchPools } from "./search-pools.ts";
-import { SELECT_USER, selectUsers, type UserRow } from "./user-rows.ts";
+import { SELECT_USER, selectShownUsers, type ShownUserRow, type UserRow } from "./user-rows.ts";
 import { substringPattern } from "../domain/users.ts";
 
 export interface ListUsersQuery {
   readonly projectId: string;
   /** 0 = everything. */
   readonly limit: number;
-  /** Keyset position of the first user of the page (inclusive). */
-  readonly from?: { readonly signedUpAt: string; readonly id: string };
+  /**
+   * The first user of the page (inclusive): the page starts at this user's position in the listing order. A cursor
+   * user that is not in the project (deleted between two pages) gives an empty page.
+   */
+  readonly cursor?: string;
   readonly desc: boolean;
   /** Case-insensitive substring of the display name or of a contact channel value (search_text), if searching. */
   readonly search?: string;
@@ -68,28 +71,16 @@ function sortKey(q: ListUsersQuery, alias: string): string {
 /** Listing users (spread into userStore). */
 export const userListing = {
   /**
-   * Where a cursor user sits in the listing order (the timestamp as text keeps its microseconds): its sign-up time, or
-   * its last activity for `orderBy` last_active_at.
-   */
-  async position(db: Queryable, projectId: string, userId: string, orderBy?: ListUsersQuery["orderBy"]): Promise<{ signedUpAt: string; id: string } | undefined> {
-    const key = sortKey({ projectId, limit: 0, desc: false, includeAnonymous: true, orderBy }, "u");
-    const { rows } = await db.query<{ signed_up_at: string; id: string }>(
-      `SELECT (${key})::text AS signed_up_at, id FROM users u WHERE project_id = $1 AND id = $2`,
-      [projectId, userId],
-    );
-    return rows[0] ? { signedUpAt: rows[0].signed_up_at, id: rows[0].id } : undefined;
-  },
-
-  /**
    * A page of users in sign-up order: `limit + 1` rows when there are more (the extra one is the next page's first).
    * Without a search, one walk of the sign-up index. With one, see SEARCH_SAMPLE.
    */
-  async list(pool: Pool, q: ListUsersQuery, searchPools?: SearchPools): Promise<UserRow[]> {
-    const page = new PageQuery(q);
+  async list(pool: Pool, q: ListUsersQuery, searchPools?: SearchPools): Promise<ShownUserRow[]> {
     if (q.search === undefined && q.exactId === undefined) {
-      const { rows } = await pool.query<UserRow>(page.select(`(SELECT * FROM users u WHERE ${page.where()} ${page.order("u")} ${page.limit()}) u`), page.params);
+      const { text, values } = pageStatement(q);
+      const { rows } = await pool.query<ShownUserRow>(text, values);
       return rows;
     }
+    const page = new PageQuery(q);
     let ids: string[] = [];
     if (q.search !== undefined && q.limit === 0) {
       ids = await searchIds(pool, q, q.search);
@@ -104,7 +95,7 @@ export const userListing = {
         const sample = new PageQuery(q);
         const text = sample.select(`(SELECT w.* FROM (SELECT * FROM users u WHERE ${sample.where()} ${sample.order("u")} LIMIT ${sample.param(SEARCH_SAMPLE)}) w
                           WHERE w.search_text LIKE ${sample.param(substringPattern(q.search))} ${sample.order("w")} ${sample.limit()}) u`);
-        const { rows } = await pool.query<UserRow>({ name: statementName("identity_search_sample", text), text, values: sample.params });
+        const { rows } = await pool.query<ShownUserRow>({ name: statementName("identity_search_sample", text), text, values: sample.params });
         if (rows.length > q.limit) return rows;
         // Not full: the whole sample was read and these are all its matches, which tell how common the term is.
         const path = rows.length >= SEARCH_WALK_MIN_MATCHES ? "walk" : "trigram";
@@ -120,7 +111,7 @@ export const userListing = {
     if (ids.length === 0) return [];
     // Looked up by primary key (a walk of the listing filtered by id could read far more rows).
     const byId = page.param(ids);
-    const { rows } = await pool.query<UserRow>(
+    const { rows } = await pool.query<ShownUserRow>(
       page.select(`(SELECT u.* FROM unnest(${byId}::uuid[]) AS x(id) JOIN users u ON u.id = x.id
                     WHERE ${page.where()} ${page.order("u")} ${page.limit()}) u`),
       page.params,
@@ -129,7 +120,7 @@ export const userListing = {
   },
 
   /** The most recently signed-up users. */
-  async recentlyRegistered(pool: Pool, projectId: string, includeAnonymous: boolean, limit: number): Promise<UserRow[]> {
+  async recentlyRegistered(pool: Pool, projectId: string, includeAnonymous: boolean, limit: number): Promise<ShownUserRow[]> {
     const rows = await userListing.list(pool, { projectId, limit, desc: true, includeAnonymous });
     return rows.slice(0, limit);
   },
@@ -147,6 +138,16 @@ export const userListing = {
     return rows;
   },
 };
+
+/**
+ * The statement of a page without a search: one walk of the listing's index from the cursor's position, the page's
+ * channels and activity joined to its rows only. Planned per page, not prepared: a generic plan cannot see the LIMIT
+ * and would join the whole contact_channels table.
+ */
+export function pageStatement(q: ListUsersQuery): { text: string; values: unknown[] } {
+  const page = new PageQuery(q);
+  return { text: page.select(`(SELECT * FROM users u WHERE ${page.where()} ${page.order("u")} ${page.limit()}) u`), values: page.params };
+}
 
 /**
  * The SQL side of restrictionOf (@vestibule/shared/restriction) for non-anonymous users: not restricted by an admin,
@@ -175,9 +176,11 @@ class PageQuery {
     if (q.excludeRestricted) this.conditions.push(...restrictionConditions(q.excludeRestricted.requireEmailVerification));
     if (q.userIds) this.conditions.push(`u.id = ANY(${this.param(q.userIds)}::uuid[])`);
     if (q.filters) this.conditions.push(...this.filterConditions(q.filters));
-    // Keyset: the page starts at the cursor user (inclusive).
-    if (q.from) {
-      const at = `${this.param(q.from.signedUpAt)}::timestamptz, ${this.param(q.from.id)}::uuid`;
+    // Keyset: the page starts at the cursor user (inclusive). Its position is read in the same statement (an InitPlan
+    // the index scan starts from), which saves a round trip per page; NULL when it is not in the project, so no rows.
+    if (q.cursor !== undefined) {
+      const cursor = this.param(q.cursor);
+      const at = `(SELECT ${sortKey(q, "c")} FROM users c WHERE c.project_id = $1 AND c.id = ${cursor}::uuid), ${cursor}::uuid`;
       this.conditions.push(`(${sortKey(q, "u")}, u.id) ${q.desc ? "<=" : ">="} (${at})`);
     }
   }
@@ -221,7 +224,7 @@ class PageQuery {
    * many search matches.
    */
   select(source: string): string {
-    return `${selectUsers(source)} ${this.order("u")}`;
+    return `${selectShownUsers(source)} ${this.order("u")}`;
   }
 }
 
@@ -274,11 +277,11 @@ async function searchIds(pool: Pool, q: ListUsersQuery, search: string, trigram 
  * connection under a name derived from its text, so the plan is made once (the pinned pools plan generically: the
  * access path is fixed anyway, and planning would cost more than a millisecond per search).
  */
-async function searchPage(pool: Pool, q: ListUsersQuery, search: string, trigram: boolean): Promise<UserRow[]> {
+async function searchPage(pool: Pool, q: ListUsersQuery, search: string, trigram: boolean): Promise<ShownUserRow[]> {
   const page = new PageQuery(q);
   const conditions = searchConditions(page, search, trigram);
   const text = page.select(`(SELECT u.* FROM users u WHERE ${page.where(...conditions)} ${page.order("u")} ${page.limit()}) u`);
-  const { rows } = await pool.query<UserRow>({ name: statementName("identity_search", text), text, values: page.params });
+  const { rows } = await pool.query<ShownUserRow>({ name: statementName("identity_search", text), text, values: page.params });
   return rows;
 }
 

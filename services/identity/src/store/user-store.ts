@@ -3,7 +3,7 @@ import { userActivityStore } from "./user-activity-store.ts";
 import { userListing } from "./user-listing.ts";
 import { SELECT_USER, selectUsers, type NewUser, type StoredOAuthProvider, type UserFields, type UserRow } from "./user-rows.ts";
 
-export type { NewUser, StoredOAuthProvider, UserFields, UserRow } from "./user-rows.ts";
+export type { NewUser, ShownUserRow, StoredOAuthProvider, UserFields, UserRow } from "./user-rows.ts";
 export type { AuthMethod, ListUsersQuery, UserFilters } from "./user-listing.ts";
 export type { DailyStatRow, NewlyActive } from "./user-activity-store.ts";
 
