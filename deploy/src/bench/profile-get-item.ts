@@ -11,22 +11,17 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TestPlatform } from "../test-platform.ts";
-import { measureLoad, startProfiledPlatform } from "./profiled-platform.ts";
+import { measureLoad, parseProfilerArgs, startProfiledPlatform } from "./profiled-platform.ts";
 import { json } from "./profiling.ts";
 
 function parseArgs(argv: string[]) {
-  const args = { duration: 10, concurrency: 50, rows: 1000, cpuProf: false, out: "" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--duration") args.duration = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--rows") args.rows = Number(argv[++i]);
-    else if (a === "--cpu-prof") args.cpuProf = true;
-    else if (a === "--out") args.out = argv[++i]!;
-    else throw new Error(`unknown option ${a}`);
-  }
-  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
-  return args;
+  let rows = 1000;
+  const args = parseProfilerArgs(argv, (option, next) => {
+    if (option !== "--rows") return false;
+    rows = Number(next());
+    return true;
+  });
+  return { ...args, rows };
 }
 
 async function main(): Promise<void> {

@@ -18,34 +18,21 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import type { TestPlatform } from "../test-platform.ts";
-import { measureLoad, startProfiledPlatform } from "./profiled-platform.ts";
+import { measureLoad, parseProfilerArgs, startProfiledPlatform } from "./profiled-platform.ts";
 import { json } from "./profiling.ts";
 
-interface Args {
-  duration: number;
-  concurrency: number;
-  endpoint: "oauth" | "session";
-  serve: boolean;
-  cpuProf: boolean;
-  out: string;
-  bus: "nats" | "postgres";
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, endpoint: "oauth", serve: false, cpuProf: false, out: "", bus: "nats" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--duration") args.duration = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--endpoint") args.endpoint = argv[++i] === "session" ? "session" : "oauth";
-    else if (a === "--serve") args.serve = true;
-    else if (a === "--cpu-prof") args.cpuProf = true;
-    else if (a === "--out") args.out = argv[++i]!;
-    else if (a === "--bus") args.bus = argv[++i] === "postgres" ? "postgres" : "nats";
-    else throw new Error(`unknown option ${a}`);
-  }
-  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
-  return args;
+function parseArgs(argv: string[]) {
+  let endpoint: "oauth" | "session" = "oauth";
+  let serve = false;
+  let bus: "nats" | "postgres" = "nats";
+  const args = parseProfilerArgs(argv, (option, next) => {
+    if (option === "--endpoint") endpoint = next() === "session" ? "session" : "oauth";
+    else if (option === "--serve") serve = true;
+    else if (option === "--bus") bus = next() === "postgres" ? "postgres" : "nats";
+    else return false;
+    return true;
+  });
+  return { ...args, endpoint, serve, bus };
 }
 
 async function main(): Promise<void> {

@@ -13,6 +13,39 @@ import type { ProcessName } from "../platform.ts";
 import { startTestPlatform, type TestPlatform } from "../test-platform.ts";
 import { CLK_TCK, cpuTicks, machineBusyTicks, printHottest } from "./profiling.ts";
 
+/** The options every profiler takes. */
+export interface ProfilerArgs {
+  duration: number;
+  concurrency: number;
+  cpuProf: boolean;
+  /** Where CPU profiles (and --serve's dev.json) go; default a fresh /tmp/vestibule-profile-* directory. */
+  out: string;
+  /** --env KEY=VALUE: set for every platform process (e.g. UV_THREADPOOL_SIZE=2). */
+  env: Record<string, string>;
+}
+
+/**
+ * Parses the common options (--duration, --concurrency, --cpu-prof, --out, --env KEY=VALUE); `own` takes a profiler's
+ * own option, reading its value with `next()`, and answers false for an option it does not know.
+ */
+export function parseProfilerArgs(argv: readonly string[], own: (option: string, next: () => string) => boolean = () => false): ProfilerArgs {
+  const args: ProfilerArgs = { duration: 10, concurrency: 50, cpuProf: false, out: "", env: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = () => argv[++i] ?? "";
+    if (a === "--duration") args.duration = Number(next());
+    else if (a === "--concurrency") args.concurrency = Number(next());
+    else if (a === "--cpu-prof") args.cpuProf = true;
+    else if (a === "--out") args.out = next();
+    else if (a === "--env") {
+      const [k, ...v] = next().split("=");
+      args.env[k!] = v.join("=");
+    } else if (!own(a, next)) throw new Error(`unknown option ${a}`);
+  }
+  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
+  return args;
+}
+
 export function startProfiledPlatform(opts: { bus?: "nats" | "postgres"; cpuProf: boolean; out: string; env?: Record<string, string> }): Promise<TestPlatform> {
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
   mkdirSync(opts.out, { recursive: true });
@@ -74,7 +107,7 @@ export async function measureLoad(tp: TestPlatform, m: MeasuredLoad, say: (line:
   const ops = r.requests.total;
   const perOp = (ticks: number) => ((ticks / CLK_TCK) * 1000) / Math.max(ops, 1);
   say("");
-  say(`${m.unit}s ${ops} in ${m.duration} s: ${r.requests.average.toFixed(0)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
+  say(`${m.unit}: ${ops} in ${m.duration} s, ${r.requests.average.toFixed(0)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
   const rows: [string, number][] = (Object.keys(pids) as ProcessName[]).map((name) => [name, perOp(after.procs[name]! - before.procs[name]!)]);
   rows.push([`postgres (${backends.length} backends)`, perOp(after.pg - before.pg)]);
   say(`CPU ms per ${m.unit}:`);
