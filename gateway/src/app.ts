@@ -126,34 +126,44 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     },
   });
 
-  app.addHook("onRequest", async (req, reply) => {
+  // Callback-style hooks (not async): an async hook costs every request a promise and its microtasks.
+  app.addHook("onRequest", (req, reply, done) => {
     for (const p of HEADER_PREFIXES) reply.header(`${p}request-id`, req.id);
     reply.header("cache-control", "no-store, max-age=0");
     if (req.url.startsWith("/api/")) {
+      // Every API answer carries all of them, not only preflights (contract headers-and-auth.md §8).
       reply.header("access-control-allow-origin", "*");
       reply.header("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
       reply.header("access-control-max-age", "86400");
       reply.header("access-control-allow-headers", CORS_ALLOW_HEADERS);
       reply.header("access-control-expose-headers", CORS_EXPOSE_HEADERS);
-      if (req.method === "OPTIONS") return reply.code(200).send();
+      if (req.method === "OPTIONS") {
+        reply.code(200).send();
+        return;
+      }
     }
-    if (!ALLOWED_METHODS.has(req.method)) return sendText(reply, 405, "Method not allowed");
+    if (!ALLOWED_METHODS.has(req.method)) {
+      sendText(reply, 405, "Method not allowed");
+      return;
+    }
+    done();
   });
 
-  app.addHook("onSend", async (req, reply, payload) => {
+  app.addHook("onSend", (req, reply, payload, done) => {
     if (reply.statusCode >= 400 && header(req, "override-error-status") !== undefined) {
       for (const p of HEADER_PREFIXES) reply.header(`${p}actual-status`, String(reply.statusCode));
       reply.code(200);
     }
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, config.mode));
 
   const httpMetrics = deps.httpMetrics;
   if (httpMetrics) {
-    app.addHook("onResponse", async (req, reply) => {
+    app.addHook("onResponse", (req, reply, done) => {
       httpMetrics.observe(req.method, req.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+      done();
     });
   }
 

@@ -13,41 +13,26 @@
  * With --serve it only starts the private platform, writes <out>/dev.json and waits for Ctrl-C, so that
  * `npm run bench -- --dev <out>/dev.json` can measure this checkout's code while another `npm start` keeps its ports.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
-import { startProfiledPlatform } from "./profiled-platform.ts";
-import type { ProcessName } from "../platform.ts";
-import { CLK_TCK, cpuTicks, json, machineBusyTicks, printHottest } from "./profiling.ts";
+import { measureLoad, parseProfilerArgs, startProfiledPlatform } from "./profiled-platform.ts";
+import { json } from "./profiling.ts";
 
-interface Args {
-  duration: number;
-  concurrency: number;
-  endpoint: "oauth" | "session";
-  serve: boolean;
-  cpuProf: boolean;
-  out: string;
-  bus: "nats" | "postgres";
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, endpoint: "oauth", serve: false, cpuProf: false, out: "", bus: "nats" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--duration") args.duration = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--endpoint") args.endpoint = argv[++i] === "session" ? "session" : "oauth";
-    else if (a === "--serve") args.serve = true;
-    else if (a === "--cpu-prof") args.cpuProf = true;
-    else if (a === "--out") args.out = argv[++i]!;
-    else if (a === "--bus") args.bus = argv[++i] === "postgres" ? "postgres" : "nats";
-    else throw new Error(`unknown option ${a}`);
-  }
-  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
-  return args;
+function parseArgs(argv: string[]) {
+  let endpoint: "oauth" | "session" = "oauth";
+  let serve = false;
+  let bus: "nats" | "postgres" = "nats";
+  const args = parseProfilerArgs(argv, (option, next) => {
+    if (option === "--endpoint") endpoint = next() === "session" ? "session" : "oauth";
+    else if (option === "--serve") serve = true;
+    else if (option === "--bus") bus = next() === "postgres" ? "postgres" : "nats";
+    else return false;
+    return true;
+  });
+  return { ...args, endpoint, serve, bus };
 }
 
 async function main(): Promise<void> {
@@ -96,53 +81,7 @@ async function main(): Promise<void> {
           }
         : { url: `${base}/api/v1/auth/sessions/current/refresh`, method: "POST", headers: { ...client, "x-stack-refresh-token": refreshToken }, body: "{}" };
 
-    const pids = tp.platform.pids();
-    const db = new pg.Client({ connectionString: tp.databaseUrl });
-    await db.connect();
-    const pgPids = async (): Promise<number[]> =>
-      (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid);
-
-    say(`warm-up 3 s (${args.endpoint === "oauth" ? "POST /auth/oauth/token" : "POST /auth/sessions/current/refresh"}, concurrency ${args.concurrency})`);
-    await autocannon({ ...opts, duration: 3, connections: args.concurrency });
-
-    const backends = await pgPids();
-    const profiled = args.cpuProf ? [pids.gateway!, pids.auth!] : [];
-    for (const pid of profiled) process.kill(pid, "SIGUSR2");
-    const before = {
-      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
-      pg: backends.map(cpuTicks),
-      self: process.cpuUsage(),
-      machine: machineBusyTicks(),
-    };
-    const r = await autocannon({ ...opts, duration: args.duration, connections: args.concurrency });
-    const after = {
-      procs: Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid!)])),
-      pg: backends.map(cpuTicks),
-      self: process.cpuUsage(before.self),
-      machine: machineBusyTicks(),
-    };
-    for (const pid of profiled) process.kill(pid, "SIGUSR2");
-    await db.end();
-    const ops = r.requests.total;
-    const perOp = (ticks: number) => ((ticks / CLK_TCK) * 1000) / Math.max(ops, 1);
-    say("");
-    say(`refreshes ${ops} in ${args.duration} s: ${r.requests.average.toFixed(0)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts}, non-2xx ${r.non2xx}`);
-    const rows: [string, number][] = [];
-    for (const name of Object.keys(pids) as ProcessName[]) rows.push([name, perOp(after.procs[name]! - before.procs[name]!)]);
-    rows.push([`postgres (${backends.length} backends)`, perOp(after.pg.reduce((a, b) => a + b, 0) - before.pg.reduce((a, b) => a + b, 0))]);
-    rows.push(["load generator (autocannon)", (after.self.user + after.self.system) / 1000 / Math.max(ops, 1)]);
-    say("CPU ms per refresh:");
-    for (const [name, ms] of rows.filter(([, ms]) => ms >= 0.005)) say(`  ${name.padEnd(32)}${ms.toFixed(3)}`);
-    const platformMs = rows.slice(0, -1).reduce((a, [, ms]) => a + ms, 0);
-    say(`  ${"platform total".padEnd(32)}${platformMs.toFixed(3)}`);
-    const m = { busy: after.machine.busy - before.machine.busy, total: after.machine.total - before.machine.total };
-    say(`machine busy during the run: ${((m.busy / m.total) * 100).toFixed(0)}% of all cores; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-    if (args.cpuProf) {
-      await new Promise((r) => setTimeout(r, 1500));
-      for (const [pid, name] of [[pids.gateway!, "gateway"], [pids.auth!, "auth"]] as const) {
-        printHottest(say, { name, file: join(args.out, `${pid}.cpuprofile`), ops, unit: "refresh", top: 40, areas: 20 });
-      }
-    }
+    await measureLoad(tp, { unit: "refresh", request: opts, duration: args.duration, concurrency: args.concurrency, profiled: ["gateway", "auth"], cpuProf: args.cpuProf, out: args.out }, say);
   } finally {
     await tp?.stop();
   }

@@ -18,34 +18,9 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
-import { startProfiledPlatform } from "./profiled-platform.ts";
+import { parseProfilerArgs, startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
 import { CLK_TCK, argon2Rate, cpuTicks, json, machineBusyTicks, printHottest } from "./profiling.ts";
-
-interface Args {
-  duration: number;
-  concurrency: number;
-  cpuProf: boolean;
-  out: string;
-  env: Record<string, string>;
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, cpuProf: false, out: "", env: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--duration") args.duration = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--cpu-prof") args.cpuProf = true;
-    else if (a === "--out") args.out = argv[++i]!;
-    else if (a === "--env") {
-      const [k, ...v] = argv[++i]!.split("=");
-      args.env[k!] = v.join("=");
-    } else throw new Error(`unknown option ${a}`);
-  }
-  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
-  return args;
-}
 
 /** CPU ticks (user + system) of a process, 0 when it is gone. */
 function mainThreadTicks(pid: number): number {
@@ -78,7 +53,7 @@ function threadTicks(pid: number): Map<number, number> {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseProfilerArgs(process.argv.slice(2));
   const say = (s: string) => void process.stdout.write(`${s}\n`);
 
   let tp: TestPlatform | undefined;

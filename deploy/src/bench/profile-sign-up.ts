@@ -23,37 +23,20 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
 import type { TestPlatform } from "../test-platform.ts";
-import { startProfiledPlatform } from "./profiled-platform.ts";
+import { parseProfilerArgs, startProfiledPlatform } from "./profiled-platform.ts";
 import type { ProcessName } from "../platform.ts";
 import { CLK_TCK, argon2Rate, cpuTicks, machineBusyTicks, printHottest, treeCpuTicks } from "./profiling.ts";
 
-interface Args {
-  duration: number;
-  concurrency: number;
-  cpuProf: boolean;
-  top: number;
-  out: string;
-  env: Record<string, string>;
-  bus: "nats" | "postgres";
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, cpuProf: false, top: 20, out: "", env: {}, bus: "nats" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--duration") args.duration = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--cpu-prof") args.cpuProf = true;
-    else if (a === "--top") args.top = Number(argv[++i]);
-    else if (a === "--out") args.out = argv[++i]!;
-    else if (a === "--bus") args.bus = argv[++i] === "postgres" ? "postgres" : "nats";
-    else if (a === "--env") {
-      const [k, ...v] = argv[++i]!.split("=");
-      args.env[k!] = v.join("=");
-    } else throw new Error(`unknown option ${a}`);
-  }
-  args.out ||= `/tmp/vestibule-profile-${Date.now().toString(36)}`;
-  return args;
+function parseArgs(argv: string[]) {
+  let top = 20;
+  let bus: "nats" | "postgres" = "nats";
+  const args = parseProfilerArgs(argv, (option, next) => {
+    if (option === "--top") top = Number(next());
+    else if (option === "--bus") bus = next() === "postgres" ? "postgres" : "nats";
+    else return false;
+    return true;
+  });
+  return { ...args, top, bus };
 }
 
 async function main(): Promise<void> {

@@ -10,6 +10,18 @@ export interface CustomerItemKey {
 const KEY = `project_id = $1 AND customer_type = $2 AND customer_id = $3 AND item_id = $4`;
 const args = (k: CustomerItemKey) => [k.projectId, k.customerType, k.customerId, k.itemId];
 
+/** `ledgerQuantities`, run by every batch of item reads: prepared once per connection, not parsed and planned per batch. */
+const LEDGER_QUANTITIES = {
+  name: "billing_ledger_quantities",
+  text: `SELECT k.n, COALESCE(b.quantity, 0)
+            + COALESCE((SELECT sum(c.delta) FROM item_quantity_changes c
+                         WHERE c.project_id = k.project_id AND c.customer_type = k.customer_type AND c.customer_id = k.customer_id
+                           AND c.item_id = k.item_id AND c.expires_at IS NOT NULL AND c.expires_at > now()), 0) AS q
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k(project_id, customer_type, customer_id, item_id, n)
+         LEFT JOIN item_balances b
+           ON b.project_id = k.project_id AND b.customer_type = k.customer_type AND b.customer_id = k.customer_id AND b.item_id = k.item_id`,
+};
+
 export interface QuantityChangeRow {
   readonly id: string;
   readonly project_id: string;
@@ -37,16 +49,10 @@ export const itemStore = {
   /** `ledgerQuantity` of many customer items in one statement, in the keys' order. */
   async ledgerQuantities(db: Queryable, keys: readonly CustomerItemKey[]): Promise<number[]> {
     if (keys.length === 0) return [];
-    const { rows } = await db.query<{ n: string; q: string }>(
-      `SELECT k.n, COALESCE(b.quantity, 0)
-            + COALESCE((SELECT sum(c.delta) FROM item_quantity_changes c
-                         WHERE c.project_id = k.project_id AND c.customer_type = k.customer_type AND c.customer_id = k.customer_id
-                           AND c.item_id = k.item_id AND c.expires_at IS NOT NULL AND c.expires_at > now()), 0) AS q
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k(project_id, customer_type, customer_id, item_id, n)
-         LEFT JOIN item_balances b
-           ON b.project_id = k.project_id AND b.customer_type = k.customer_type AND b.customer_id = k.customer_id AND b.item_id = k.item_id`,
-      [keys.map((k) => k.projectId), keys.map((k) => k.customerType), keys.map((k) => k.customerId), keys.map((k) => k.itemId)],
-    );
+    const { rows } = await db.query<{ n: string; q: string }>({
+      ...LEDGER_QUANTITIES,
+      values: [keys.map((k) => k.projectId), keys.map((k) => k.customerType), keys.map((k) => k.customerId), keys.map((k) => k.itemId)],
+    });
     const out = new Array<number>(keys.length).fill(0);
     for (const r of rows) out[Number(r.n) - 1] = Number(r.q);
     return out;

@@ -82,6 +82,11 @@ describe("request handling common to every route", () => {
     expect(pre.headers.get("access-control-expose-headers")).toContain("x-stack-known-error");
     const res = await call(stack, "GET", "/api/v1/projects/current", { headers: headersFor(stack.demo, "client") });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    // The contract (headers-and-auth.md §8): normal answers carry the preflight's CORS headers too.
+    expect(res.headers.get("access-control-allow-headers")).toBe(allowed);
+    expect(res.headers.get("access-control-allow-methods")).toBe("GET, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(res.headers.get("access-control-max-age")).toBe("86400");
+    expect(res.headers.get("access-control-expose-headers")).toContain("x-stack-known-error");
     expect(res.headers.get("x-stack-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.get("cache-control")).toBe("no-store, max-age=0");
   });

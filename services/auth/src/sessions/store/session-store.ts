@@ -46,6 +46,13 @@ export interface SessionTouchRow {
 }
 
 const COLUMNS = "id, project_id, user_id, refresh_token_hash, is_impersonation, created_at, expires_at, last_used_at, last_used_ip, last_used_ip_info";
+/** Every batch of refreshes runs it: prepared once per connection instead of parsed and planned per batch. */
+const BY_TOKEN_HASHES_WITH_CLAIMS = {
+  name: "auth_sessions_by_token_hashes_with_claims",
+  text: `SELECT ${COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")}, ${CLAIMS_SELECT}
+         FROM sessions s LEFT JOIN user_claims c ON c.project_id = s.project_id AND c.user_id = s.user_id
+        WHERE s.refresh_token_hash = ANY($1::text[])`,
+};
 
 /** Minimum time between two writes of a session's last use. */
 export const TOUCH_INTERVAL_SECONDS = 60;
@@ -87,12 +94,7 @@ export const sessionStore = {
   /** The sessions of many refresh tokens with their users' claims snapshots, in one round trip (batched refreshes). */
   async byTokenHashesWithClaims(db: Queryable, hashes: readonly string[]): Promise<(SessionRow & ClaimsColumns)[]> {
     if (hashes.length === 0) return [];
-    const { rows } = await db.query<SessionRow & ClaimsColumns>(
-      `SELECT ${COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")}, ${CLAIMS_SELECT}
-       FROM sessions s LEFT JOIN user_claims c ON c.project_id = s.project_id AND c.user_id = s.user_id
-       WHERE s.refresh_token_hash = ANY($1::text[])`,
-      [hashes],
-    );
+    const { rows } = await db.query<SessionRow & ClaimsColumns>({ ...BY_TOKEN_HASHES_WITH_CLAIMS, values: [hashes] });
     return rows;
   },
 
