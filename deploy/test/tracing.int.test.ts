@@ -93,6 +93,9 @@ describe("OpenTelemetry traces", () => {
     const consumer = find("vestibule-email", SPAN_KIND.CONSUMER, "auth.email.requested.v1 process");
     expect(auth && identity && consumer).toBeTruthy();
     expect(consumer!.attributes["messaging.consumer.group.name"]).toBe("email-auth-email-requested");
+    // Services call each other over the Connect protocol, and their spans say so.
+    expect(auth!.attributes["rpc.system"]).toBe("connect_rpc");
+    expect(auth!.attributes["rpc.service"]).toBe("vestibule.auth.v1.PasswordService");
 
     // Each span hangs under the one before it: parent links, across processes.
     const byId = new Map(inTrace().map((s) => [s.spanId, s]));

@@ -88,7 +88,7 @@ export function serviceTransport(opts: ServiceClientOptions): Transport {
       const requestId = currentRequestId();
       if (requestId) req.header.set(REQUEST_ID_HEADER, requestId);
       if (!tracingEnabled()) return next(req);
-      return inSpan(`${req.service.typeName}/${req.method.name}`, { kind: SpanKind.CLIENT, attributes: rpcAttributes(req) }, () => {
+      return inSpan(`${req.service.typeName}/${req.method.name}`, { kind: SpanKind.CLIENT, attributes: rpcAttributes(req, "connect_rpc") }, () => {
         injectTraceContext((key, value) => req.header.set(key, value));
         return next(req);
       });

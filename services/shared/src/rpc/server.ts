@@ -101,7 +101,7 @@ export function createRpcServer(opts: RpcServerOptions): RpcServer {
       const parent = extractTraceContext((key) => req.header.get(key) ?? undefined);
       // Known errors (not found, refused...) are answers, not failures of the span.
       const isError = (err: unknown) => !(err instanceof ConnectError) || err.code === Code.Internal || err.code === Code.Unknown || err.code === Code.Unavailable;
-      return await inSpan(target, { kind: SpanKind.SERVER, parent, attributes: { ...rpcAttributes(req), "vestibule.caller": caller }, isError }, handle);
+      return await inSpan(target, { kind: SpanKind.SERVER, parent, attributes: { ...rpcAttributes(req, req.header.get("content-type")?.startsWith("application/grpc") ? "grpc" : "connect_rpc"), "vestibule.caller": caller }, isError }, handle);
     } finally {
       active--;
     }

@@ -132,7 +132,13 @@ export async function inSpan<T>(name: string, options: SpanOptions, fn: (span: S
   });
 }
 
-/** Attributes of an RPC span (OpenTelemetry's RPC semantic conventions). */
-export function rpcAttributes(req: { readonly service: { readonly typeName: string }; readonly method: { readonly name: string } }): Attributes {
-  return { "rpc.system": "grpc", "rpc.service": req.service.typeName, "rpc.method": req.method.name };
+/**
+ * Attributes of an RPC span (OpenTelemetry's RPC semantic conventions). Service clients speak the Connect protocol
+ * ("connect_rpc"); services also answer gRPC clients ("grpc"), told apart by the request's content type.
+ */
+export function rpcAttributes(
+  req: { readonly service: { readonly typeName: string }; readonly method: { readonly name: string } },
+  system: "grpc" | "connect_rpc",
+): Attributes {
+  return { "rpc.system": system, "rpc.service": req.service.typeName, "rpc.method": req.method.name };
 }
