@@ -14,13 +14,13 @@
  * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { checkoutRoot, stateDir } from "./paths.ts";
-import { argon2Rate, CLK_TCK, cpuTicks, json, treeCpuTicks } from "./bench/profiling.ts";
+import { argon2Rate, CLK_TCK, cpuTicks, json, processIds, treeCpuTicks } from "./bench/profiling.ts";
 
 interface Args {
   duration: number;
@@ -58,10 +58,10 @@ let platformRoot: number | undefined;
  * services, gateway, e-mail render processes and the embedded Postgres with its backends.
  */
 function startProcess(): number | undefined {
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+  for (const pid of processIds()) {
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("deploy/src/start.ts")) continue;
-      if (readlinkSync(`/proc/${pid}/cwd`) === checkoutRoot) return Number(pid);
+      if (readlinkSync(`/proc/${pid}/cwd`) === checkoutRoot) return pid;
     } catch {
       // The process went away.
     }
@@ -91,10 +91,10 @@ function platformCpuSeconds(): number {
     let ticks = treeCpuTicks(root);
     const database = externalDatabase(root);
     if (database) {
-      for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      for (const pid of processIds()) {
         try {
           // A backend's title: "postgres: <user> <database> <client> <state>".
-          if (readFileSync(`/proc/${pid}/cmdline`, "utf8").split(" ")[2] === database) ticks += cpuTicks(Number(pid));
+          if (readFileSync(`/proc/${pid}/cmdline`, "utf8").split(" ")[2] === database) ticks += cpuTicks(pid);
         } catch {
           // The process went away.
         }
@@ -103,13 +103,13 @@ function platformCpuSeconds(): number {
     return ticks / CLK_TCK;
   }
   let ticks = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+  for (const pid of processIds()) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
       const ours =
         (cmd.includes(checkoutRoot) || cmd.includes("services/") || cmd.includes("gateway/src/main.ts")) && !cmd.includes("bench") ? true : cmd.startsWith("postgres");
       if (!ours) continue;
-      ticks += cpuTicks(Number(pid));
+      ticks += cpuTicks(pid);
     } catch {
       // The process went away.
     }
@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Vestibule benchmark: ${cpus().length} cores, ${args.duration} s per scenario, concurrency ${args.concurrency}, gateway ${base}\n`);
   process.stdout.write(
     platformRoot !== undefined
-      ? `CPU ms/op: the process tree of this checkout's npm start (pid ${platformRoot})${platformRoot && externalDatabase(platformRoot) ? ` and the backends of its database ${externalDatabase(platformRoot)}` : ""}\n`
+      ? `CPU ms/op: the process tree of this checkout's npm start (pid ${platformRoot})${externalDatabase(platformRoot) ? ` and the backends of its database ${externalDatabase(platformRoot)}` : ""}\n`
       : "CPU ms/op: every Vestibule and Postgres process on this machine (no npm start of this checkout found)\n",
   );
 

@@ -18,15 +18,19 @@ export function cpuTicks(pid: number): number {
   }
 }
 
+/** The ids of the machine's processes (the numeric entries of /proc). */
+export function processIds(): number[] {
+  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+}
+
 /** CPU ticks of a process and every process it started (e.g. the e-mail service's render processes), 0 when gone. */
 export function treeCpuTicks(pid: number): number {
   const children = new Map<number, number[]>();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
+  for (const d of processIds()) {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+      children.set(ppid, [...(children.get(ppid) ?? []), d]);
     } catch {
       // The process went away.
     }

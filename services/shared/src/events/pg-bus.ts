@@ -1,27 +1,9 @@
 import pg from "pg";
 import { DatabaseClient, survivesCheckedOutErrors } from "../db/index.ts";
 import type { Logger } from "../log/index.ts";
-import type { BroadcastOptions, BusMessage, ConsumeOptions, ConsumerLag, EventBus, Subscription } from "./bus.ts";
+import type { BroadcastOptions, ConsumeOptions, ConsumerLag, EventBus, Subscription } from "./bus.ts";
 import { subjectMatches } from "./bus.ts";
 
-/**
- * The embedded event bus for running without a NATS server (`npm start` with NATS_URL unset): an append-only log
- * in the `vestibule_bus` schema of the same Postgres, woken by LISTEN/NOTIFY and polled as a fallback.
- * It is the broker's storage, not any service's data; services still only see events.
- *
- *  - publish: the `vestibule_bus.publish` function, one round trip: INSERT ... ON CONFLICT (id) DO NOTHING
- *    (de-duplication on the event id), then NOTIFY with the subject. Publishes take a transaction-scoped advisory
- *    lock, so sequence numbers are handed out in commit order: a reader that has seen seq N has seen every event
- *    below N that will ever exist. Without it, two publishes committing out of order let a consumer move past the
- *    later-committing (lower) seq, and that event was never delivered.
- *  - consume: one row per durable consumer holds its position among the events of its subject (read through the
- *    (subject, seq) index: a consumer reads only its own events, and a NOTIFY wakes only the consumers of its
- *    subject); a batch is read and handled while that row is locked (FOR UPDATE), so replicas of a service take turns
- *    and each message is handled by one replica at a time. The position only moves past a message after its handler
- *    succeeded (at-least-once).
- *  - broadcast: each subscriber tails the log from the position it started at.
- * Old events are pruned after `retentionHours`.
- */
 /**
  * How long a loop sleeps when no notification comes: a fallback only, since every publish notifies and a lost
  * LISTEN connection rings every loop when it is back.
@@ -70,6 +52,24 @@ class Alarm {
   }
 }
 
+/**
+ * The embedded event bus for running without a NATS server (`npm start` with NATS_URL unset): an append-only log
+ * in the `vestibule_bus` schema of the same Postgres, woken by LISTEN/NOTIFY and polled as a fallback.
+ * It is the broker's storage, not any service's data; services still only see events.
+ *
+ *  - publish: the `vestibule_bus.publish` function, one round trip: INSERT ... ON CONFLICT (id) DO NOTHING
+ *    (de-duplication on the event id), then NOTIFY with the subject. Publishes take a transaction-scoped advisory
+ *    lock, so sequence numbers are handed out in commit order: a reader that has seen seq N has seen every event
+ *    below N that will ever exist. Without it, two publishes committing out of order let a consumer move past the
+ *    later-committing (lower) seq, and that event was never delivered.
+ *  - consume: one row per durable consumer holds its position among the events of its subject (read through the
+ *    (subject, seq) index: a consumer reads only its own events, and a NOTIFY wakes only the consumers of its
+ *    subject); a batch is read and handled while that row is locked (FOR UPDATE), so replicas of a service take turns
+ *    and each message is handled by one replica at a time. The position only moves past a message after its handler
+ *    succeeded (at-least-once).
+ *  - broadcast: each subscriber tails the log from the position it started at.
+ * Old events are pruned after `retentionHours`.
+ */
 export class PgBus implements EventBus {
   readonly kind = "postgres" as const;
   private readonly pool: pg.Pool;
