@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const say = (s: string) => void process.stdout.write(`${s}\n`);
   let tp: TestPlatform | undefined;
   try {
-    tp = await startProfiledPlatform({ cpuProf: args.cpuProf, out: args.out });
+    tp = await startProfiledPlatform(args);
     const demo = tp.projects.demo;
     const base = tp.gatewayUrl;
     const common = { "content-type": "application/json", "x-stack-project-id": demo.project_id };

@@ -24,15 +24,13 @@ import { json } from "./profiling.ts";
 function parseArgs(argv: string[]) {
   let endpoint: "oauth" | "session" = "oauth";
   let serve = false;
-  let bus: "nats" | "postgres" = "nats";
   const args = parseProfilerArgs(argv, (option, next) => {
     if (option === "--endpoint") endpoint = next() === "session" ? "session" : "oauth";
     else if (option === "--serve") serve = true;
-    else if (option === "--bus") bus = next() === "postgres" ? "postgres" : "nats";
     else return false;
     return true;
   });
-  return { ...args, endpoint, serve, bus };
+  return { ...args, endpoint, serve };
 }
 
 async function main(): Promise<void> {
@@ -41,7 +39,7 @@ async function main(): Promise<void> {
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startProfiledPlatform({ bus: args.bus, cpuProf: args.cpuProf, out: args.out });
+    tp = await startProfiledPlatform(args);
     if (args.serve) {
       const file = join(args.out, "dev.json");
       writeFileSync(file, `${JSON.stringify({ gateway_url: tp.gatewayUrl, projects: tp.projects }, null, 2)}\n`);

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startProfiledPlatform({ cpuProf: args.cpuProf, out: args.out, env: args.env });
+    tp = await startProfiledPlatform(args);
     const demo = tp.projects.demo;
     const base = tp.gatewayUrl;
     const client = {

@@ -29,14 +29,12 @@ import { CLK_TCK, argon2Rate, cpuTicks, machineBusyTicks, printHottest, treeCpuT
 
 function parseArgs(argv: string[]) {
   let top = 20;
-  let bus: "nats" | "postgres" = "nats";
   const args = parseProfilerArgs(argv, (option, next) => {
-    if (option === "--top") top = Number(next());
-    else if (option === "--bus") bus = next() === "postgres" ? "postgres" : "nats";
-    else return false;
+    if (option !== "--top") return false;
+    top = Number(next());
     return true;
   });
-  return { ...args, top, bus };
+  return { ...args, top };
 }
 
 async function main(): Promise<void> {
@@ -45,7 +43,7 @@ async function main(): Promise<void> {
 
   let tp: TestPlatform | undefined;
   try {
-    tp = await startProfiledPlatform({ bus: args.bus, cpuProf: args.cpuProf, out: args.out, env: args.env });
+    tp = await startProfiledPlatform(args);
     const demo = tp.projects.demo;
     const prefix = randomBytes(4).toString("hex");
     let n = 0;

@@ -22,14 +22,16 @@ export interface ProfilerArgs {
   out: string;
   /** --env KEY=VALUE: set for every platform process (e.g. UV_THREADPOOL_SIZE=2). */
   env: Record<string, string>;
+  /** --bus postgres: the embedded Postgres-backed event bus (what `npm start` uses without NATS_URL); default NATS. */
+  bus: "nats" | "postgres";
 }
 
 /**
- * Parses the common options (--duration, --concurrency, --cpu-prof, --out, --env KEY=VALUE); `own` takes a profiler's
+ * Parses the common options (--duration, --concurrency, --cpu-prof, --out, --env KEY=VALUE, --bus); `own` takes a profiler's
  * own option, reading its value with `next()`, and answers false for an option it does not know.
  */
 export function parseProfilerArgs(argv: readonly string[], own: (option: string, next: () => string) => boolean = () => false): ProfilerArgs {
-  const args: ProfilerArgs = { duration: 10, concurrency: 50, cpuProf: false, out: "", env: {} };
+  const args: ProfilerArgs = { duration: 10, concurrency: 50, cpuProf: false, out: "", env: {}, bus: "nats" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = () => argv[++i] ?? "";
@@ -37,6 +39,7 @@ export function parseProfilerArgs(argv: readonly string[], own: (option: string,
     else if (a === "--concurrency") args.concurrency = Number(next());
     else if (a === "--cpu-prof") args.cpuProf = true;
     else if (a === "--out") args.out = next();
+    else if (a === "--bus") args.bus = next() === "postgres" ? "postgres" : "nats";
     else if (a === "--env") {
       const [k, ...v] = next().split("=");
       args.env[k!] = v.join("=");
