@@ -313,6 +313,18 @@ describe("coercions", () => {
     ]);
     expect(bodyLines({ name: "n", count: true }, fields)).toEqual(["body.count must be a `number` type, but the final value was: `NaN` (cast from the value `true`)."]);
   });
+
+  it("objects JavaScript cannot turn into text (a toString key that is not a method) are type errors, not crashes", () => {
+    const fields = { name: Optional(DisplayName()), count: Optional(Type.Integer()), flag: Optional(Type.Boolean()) };
+    const hostile = { toString: { a: null }, valueOf: 1 };
+    expect(bodyLines({ flag: hostile }, fields)).toEqual([
+      'body.flag must be a `boolean` type, but the final value was: `{\n  "toString": {\n    "a": "null"\n  },\n  "valueOf": "1"\n}`.',
+    ]);
+    expect(bodyLines({ flag: [hostile] }, fields)).toHaveLength(1);
+    expect(bodyLines({ count: hostile }, fields)[0]).toMatch(/^body\.count must be a `number` type, but the final value was: `NaN` \(cast from the value/);
+    expect(bodyLines({ count: [hostile] }, fields)[0]).toMatch(/^body\.count must be a `number` type, but the final value was: `NaN`/);
+    expect(bodyLines({ name: hostile }, fields)[0]).toMatch(/^body\.name must be a `string` type/);
+  });
 });
 
 describe("schemas", () => {

@@ -144,6 +144,18 @@ function compileSchema(schema: TSchema): ValidateFunction {
 
 type CastKind = "string" | "number" | "boolean";
 
+/**
+ * String(value), or undefined when JavaScript cannot convert it: a JSON object whose "toString" and "valueOf" keys are
+ * not methods (`{"toString": {}}`), or an array holding one, throws a TypeError in String().
+ */
+function textOf(value: unknown): string | undefined {
+  try {
+    return String(value);
+  } catch {
+    return undefined;
+  }
+}
+
 function castLikeYup(value: unknown, kind: CastKind): unknown {
   switch (kind) {
     case "string": {
@@ -162,11 +174,13 @@ function castLikeYup(value: unknown, kind: CastKind): unknown {
         parsed = Number(compact);
       }
       if (typeof parsed === "number" && !Number.isNaN(parsed)) return parsed;
-      return Number.parseFloat(parsed as string);
+      const text = textOf(parsed);
+      return text === undefined ? Number.NaN : Number.parseFloat(text);
     }
     case "boolean": {
       if (typeof value === "boolean" || value === null || value === undefined) return value;
-      const text = String(value);
+      const text = textOf(value);
+      if (text === undefined) return value;
       if (/^(true|1)$/i.test(text)) return true;
       if (/^(false|0)$/i.test(text)) return false;
       return value;
