@@ -6,9 +6,12 @@
  * 3. For a fixed duration each, at a fixed concurrency: sign-up/s, sign-in/s, token refresh/s, GET /users/me/s and a
  *    users list page of 100 and an item quantity read (GET /payments/items, 1,000 ledger rows), with p50/p99 latency, errors, and server CPU per operation (CPU time of every platform
  *    process, Postgres included, from /proc).
- * A table prints each figure also as a ratio to the bare route.
+ * A table prints each figure also as a ratio to the bare route at the same concurrency, then which targets are met
+ * (bench/targets.ts: issue 19's, at the concurrency the issue measures each scenario at, and issue 16's item read).
  *
- * Options: --duration <s> (default 10), --concurrency <n> (default 50), --only <name,...>, --dev <file> (another
+ * Options: --duration <s> (default 10), --concurrency <n> (every scenario at n instead of its target's concurrency:
+ * 10, or 50 for GET /users/me and the item read), --only <name,...> (me, refresh, sign-in, sign-up, get-item, list),
+ * --dev <file> (another
  * platform's dev.json, e.g. the private one `deploy/src/bench/profile-refresh.ts --serve` starts; default
  * .vestibule/dev.json of `npm start`).
  * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
@@ -21,16 +24,18 @@ import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { checkoutRoot, stateDir } from "./paths.ts";
 import { argon2Rate, CLK_TCK, cpuTicks, json, processIds, treeCpuTicks } from "./bench/profiling.ts";
+import { DEFAULT_CONCURRENCY, LOAD_TARGETS, verdict } from "./bench/targets.ts";
 
 interface Args {
   duration: number;
-  concurrency: number;
+  /** Every scenario at this concurrency; undefined: each at its target's (bench/targets.ts). */
+  concurrency: number | undefined;
   only: string[] | undefined;
   dev: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, concurrency: 50, only: undefined, dev: join(stateDir, "dev.json") };
+  const args: Args = { duration: 10, concurrency: undefined, only: undefined, dev: join(stateDir, "dev.json") };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--duration") args.duration = Number(argv[++i]);
@@ -46,9 +51,6 @@ interface DevFile {
   gateway_url: string;
   projects: Record<string, { project_id: string; publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>;
 }
-
-/** Issue 19: password sign-ups/s as a share of the argon2id hash rate measured in the same run. */
-const SIGN_UP_TARGET = 0.6;
 
 /** The pid of this checkout's `npm start` (set in main), whose process tree is measured. */
 let platformRoot: number | undefined;
@@ -119,6 +121,8 @@ function platformCpuSeconds(): number {
 
 interface Result {
   name: string;
+  /** Concurrent connections of the load. */
+  concurrency: number;
   rps: number;
   p50: number;
   p99: number;
@@ -158,6 +162,7 @@ async function load(
   const ops = r.requests.total;
   return {
     name,
+    concurrency: opts.connections ?? 10,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -197,25 +202,43 @@ async function main(): Promise<void> {
   };
   const server = { ...client, "x-stack-access-type": "server", "x-stack-secret-server-key": demo.secret_server_key };
   const want = (name: string) => !args.only || args.only.includes(name);
-  const common = { duration: args.duration, connections: args.concurrency };
+  const concurrencyOf = (name: string) => args.concurrency ?? LOAD_TARGETS[name]?.concurrency ?? DEFAULT_CONCURRENCY;
+  /** Duration and concurrency of a scenario's measured load. */
+  const common = (name: string) => ({ duration: args.duration, connections: concurrencyOf(name) });
+  const warmUp = (name: string) => ({ duration: 2, connections: concurrencyOf(name) });
   const results: Result[] = [];
 
-  process.stdout.write(`Vestibule benchmark: ${cpus().length} cores, ${args.duration} s per scenario, concurrency ${args.concurrency}, gateway ${base}\n`);
+  process.stdout.write(
+    `Vestibule benchmark: ${cpus().length} cores, ${args.duration} s per scenario, ` +
+      `${args.concurrency === undefined ? "each scenario at its target's concurrency" : `concurrency ${args.concurrency}`}, gateway ${base}\n`,
+  );
   process.stdout.write(
     platformRoot !== undefined
       ? `CPU ms/op: the process tree of this checkout's npm start (pid ${platformRoot})${externalDatabase(platformRoot) ? ` and the backends of its database ${externalDatabase(platformRoot)}` : ""}\n`
       : "CPU ms/op: every Vestibule and Postgres process on this machine (no npm start of this checkout found)\n",
   );
 
+  // The yardstick at every concurrency a scenario of this run uses.
+  const scenarios = ["me", "refresh", "sign-in", "sign-up", "get-item", "list"].filter(want);
+  const bareAt = new Map<number, Result>();
   const bare = await startBare();
-  let bareResult: Result;
   try {
-    await load("warm-up", { url: `${bare.url}/bare`, duration: 2, connections: args.concurrency }, false);
-    bareResult = await load("bare fastify route", { url: `${bare.url}/bare`, ...common }, false);
+    for (const connections of [...new Set(scenarios.map(concurrencyOf))].sort((a, b) => a - b)) {
+      await load("warm-up", { url: `${bare.url}/bare`, duration: 2, connections }, false);
+      const r = await load("bare fastify route", { url: `${bare.url}/bare`, duration: args.duration, connections }, false);
+      bareAt.set(connections, r);
+      results.push(r);
+    }
   } finally {
     bare.child.kill("SIGTERM");
   }
-  results.push(bareResult);
+  /** Scenario key of each measured result (for its target). */
+  const keyOf = new Map<Result, string>();
+  const measured = (key: string, r: Result) => {
+    keyOf.set(r, key);
+    results.push(r);
+    return r;
+  };
 
   const argonRate = await argon2Rate(Math.min(args.duration, 5));
 
@@ -233,18 +256,19 @@ async function main(): Promise<void> {
   const refreshToken = signedUp.refresh_token as string;
 
   if (want("me")) {
-    await load("warm-up", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, duration: 2, connections: args.concurrency }, false);
-    results.push(await load("GET /users/me", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, ...common }));
+    await load("warm-up", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, ...warmUp("me") }, false);
+    measured("me", await load("GET /users/me", { url: `${base}/api/v1/users/me`, headers: { ...client, "x-stack-access-token": accessToken }, ...common("me") }));
   }
   if (want("refresh")) {
     const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: demo.project_id, client_secret: demo.publishable_client_key }).toString();
-    results.push(
+    measured(
+      "refresh",
       await load("token refresh (POST /auth/oauth/token)", {
         url: `${base}/api/v1/auth/oauth/token`,
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body,
-        ...common,
+        ...common("refresh"),
       }),
     );
   }
@@ -275,8 +299,8 @@ async function main(): Promise<void> {
       headers: client,
       requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ email: accounts[turn++ % accounts.length], password }) }) }],
     };
-    await load("warm-up", { ...signIn, duration: 2, connections: args.concurrency }, false);
-    results.push(await load("sign-in (password)", { ...signIn, ...common }));
+    await load("warm-up", { ...signIn, ...warmUp("sign-in") }, false);
+    measured("sign-in", await load("sign-in (password)", { ...signIn, ...common("sign-in") }));
     drained.push(`sign-in ${num(await waitIdle(), 0)} s`);
     argonRates.push(await argon2Rate(Math.min(args.duration, 5)));
   }
@@ -284,12 +308,13 @@ async function main(): Promise<void> {
     // Issue 19: sign-up's yardstick is the argon2id rate (each sign-up hashes one password), measured again right after.
     let i = 0;
     const prefix = randomBytes(4).toString("hex");
-    results.push(
+    measured(
+      "sign-up",
       await load("sign-up (password)", {
         url: `${base}/api/v1/auth/password/sign-up`,
         method: "POST",
         headers: client,
-        ...common,
+        ...common("sign-up"),
         requests: [
           {
             setupRequest: (req) => ({
@@ -321,10 +346,8 @@ async function main(): Promise<void> {
       );
     }
     const url = `${base}/api/v1/payments/items/custom/${customer}/bench-credits`;
-    await load("warm-up", { url, headers: server, duration: 2, connections: args.concurrency }, false);
-    const r = await load("GET /payments/items (1,000 ledger rows)", { url, headers: server, ...common });
-    r.note = "target p99 < 10 ms";
-    results.push(r);
+    await load("warm-up", { url, headers: server, ...warmUp("get-item") }, false);
+    measured("get-item", await load("GET /payments/items (1,000 ledger rows)", { url, headers: server, ...common("get-item") }));
   }
   let listNote = "";
   if (want("list")) {
@@ -332,37 +355,41 @@ async function main(): Promise<void> {
     const cursor = first.pagination?.next_cursor as string | null;
     listNote = cursor ? "second page (cursor)" : "first page";
     const url = cursor ? `${base}/api/v1/users?limit=100&cursor=${cursor}` : `${base}/api/v1/users?limit=100`;
-    const r = await load("users list, page of 100", { url, headers: server, ...common, connections: Math.min(args.concurrency, 10) });
+    const r = measured("list", await load("users list, page of 100", { url, headers: server, ...common("list") }));
     r.note = listNote;
-    results.push(r);
   }
 
   const pad = (s: string, n: number) => s.padEnd(n);
   process.stdout.write("\n");
-  process.stdout.write(`${pad("scenario", 40)}${pad("ops/s", 10)}${pad("x bare", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("errors", 8)}${pad("CPU ms/op", 10)}\n`);
+  process.stdout.write(`${pad("scenario", 40)}${pad("conc", 6)}${pad("ops/s", 10)}${pad("x bare", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("errors", 8)}${pad("CPU ms/op", 10)}\n`);
   for (const r of results) {
-    const ratio = r === bareResult ? "1" : `1/${num(bareResult.rps / Math.max(r.rps, 0.001), 1)}`;
+    const bareRps = bareAt.get(r.concurrency)!.rps;
+    const ratio = keyOf.has(r) ? `1/${num(bareRps / Math.max(r.rps, 0.001), 1)}` : "1";
     const errors = r.errors + r.non2xx;
     process.stdout.write(
-      `${pad(r.name, 40)}${pad(num(r.rps), 10)}${pad(ratio, 10)}${pad(num(r.p50, 1), 9)}${pad(num(r.p99, 1), 9)}${pad(String(errors), 8)}${pad(r.cpuMsPerOp === undefined ? "-" : num(r.cpuMsPerOp, 2), 10)}${r.note ? `  ${r.note}` : ""}\n`,
+      `${pad(r.name, 40)}${pad(String(r.concurrency), 6)}${pad(num(r.rps), 10)}${pad(ratio, 10)}${pad(num(r.p50, 1), 9)}${pad(num(r.p99, 1), 9)}${pad(String(errors), 8)}${pad(r.cpuMsPerOp === undefined ? "-" : num(r.cpuMsPerOp, 2), 10)}${r.note ? `  ${r.note}` : ""}\n`,
     );
   }
-  const signIn = results.find((r) => r.name.startsWith("sign-in"));
   const meanArgon = argonRates.reduce((a, b) => a + b, 0) / argonRates.length;
   process.stdout.write(
     `\nargon2id hash rate on this machine (m=19456 KiB, t=2, p=1, 4 in flight): ${num(meanArgon, 1)}/s` +
       (argonRates.length > 1 ? ` (${argonRates.map((r) => num(r, 1)).join(", ")}: before the loads, then after the sign-in and sign-up loads, once the platform was idle again: ${drained.join(", ")} after the load)` : ""),
   );
-  if (signIn) process.stdout.write(`; sign-in reaches ${num((signIn.rps / meanArgon) * 100)}% of it`);
-  process.stdout.write("\n");
-  const signUp = results.find((r) => r.name.startsWith("sign-up"));
-  if (signUp) {
-    const ratio = signUp.rps / meanArgon;
-    process.stdout.write(
-      `sign-up (password): ${num(signUp.rps, 1)}/s, p50 ${num(signUp.p50)} ms, p99 ${num(signUp.p99)} ms = ${num(ratio, 2)} of the argon2id rate; ` +
-        `target >= ${SIGN_UP_TARGET} of it (issue 19): ${ratio >= SIGN_UP_TARGET ? "met" : "NOT met"}\n`,
-    );
+  for (const r of results.filter((r) => ["sign-in", "sign-up"].includes(keyOf.get(r) ?? ""))) {
+    process.stdout.write(`; ${keyOf.get(r)} reaches ${num(r.rps / meanArgon, 2)} of it`);
   }
+  process.stdout.write("\n\ntargets (bench/targets.ts):\n");
+  for (const [r, key] of keyOf) {
+    const target = LOAD_TARGETS[key];
+    if (!target) continue;
+    const met = target.met(r, { bareRps: bareAt.get(r.concurrency)!.rps, argon2Rate: meanArgon });
+    const elsewhere = r.concurrency === target.concurrency ? "" : ` (measured at concurrency ${r.concurrency}; the target is at ${target.concurrency})`;
+    process.stdout.write(`  ${pad(`${key} (issue ${target.issue})`, 22)}${pad(target.text, 44)}${verdict(met)}${elsewhere}\n`);
+  }
+  process.stdout.write(
+    "  users page at 1,000,000 users: npm run bench:list -- --users 1000000 --embedded; permission check at 10,000 members: " +
+      "node --import tsx deploy/src/bench/permission-check.ts (each prints its verdicts)\n",
+  );
 }
 
 main().catch((err: unknown) => {

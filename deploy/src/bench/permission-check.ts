@@ -6,7 +6,8 @@
  * through the project configuration, seeds one team with M members holding 1-3 direct grants each, then times
  * "may this user do X in this team" one check at a time:
  *   - the service's check itself (PermissionChecker.checkTeam: the in-memory closure plus one indexed read), the hot
- *     path every RPC and every other caller goes through; the issue's target is p99 under 2 ms;
+ *     path every RPC and every other caller goes through; issue 19's target is p99 under 2 ms at 10,000 members
+ *     (bench/targets.ts), and its verdict is printed;
  *   - the same through the CheckTeamPermission RPC (gRPC over h2c on loopback, client and server in this process),
  *     which adds one RPC hop.
  * Also prints how long building the closure of the whole graph takes. The database is dropped at the end.
@@ -23,6 +24,7 @@ import { PermissionService } from "@vestibule/proto/teams_permissions/v1/permiss
 import { identityService } from "@vestibule/identity";
 import { teamsPermissionsService } from "@vestibule/teams-permissions";
 import { teamsRuntime } from "@vestibule/teams-permissions/runtime";
+import { LATENCY_TARGETS, verdict } from "./targets.ts";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -33,12 +35,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function report(name: string, samples: number[], unit = "checks"): void {
+/** Prints the latency figures of `samples`; answers their p99. */
+function report(name: string, samples: number[], unit = "checks"): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
   process.stdout.write(
     `${name.padEnd(44)} p50 ${percentile(sorted, 50).toFixed(3)} ms  p99 ${percentile(sorted, 99).toFixed(3)} ms  max ${sorted[sorted.length - 1]!.toFixed(3)} ms  mean ${mean.toFixed(3)} ms  (${samples.length} ${unit})\n`,
   );
+  return percentile(sorted, 99);
 }
 
 const SYSTEM = ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"];
@@ -141,14 +145,17 @@ async function main(): Promise<void> {
         if (await check(c.userId, c.permissionId)) granted++;
         samples.push(performance.now() - t0);
       }
-      report(name, samples);
+      const p99 = report(name, samples);
       process.stdout.write(`${"".padEnd(44)} ${((granted / checkCount) * 100).toFixed(1)} % of the checks granted\n`);
+      return p99;
     };
-    await measure("check (service hot path, in process)", async (userId, permissionId) => (await rt.checker.checkTeam(projectId, teamId, userId, permissionId)).granted);
+    const hotPathP99 = await measure("check (service hot path, in process)", async (userId, permissionId) => (await rt.checker.checkTeam(projectId, teamId, userId, permissionId)).granted);
     await measure("check over the CheckTeamPermission RPC", async (userId, permissionId) => (await permissions.checkTeamPermission({ projectId, teamId, userId, permissionId })).granted);
     // A non-member costs the same one read.
     const stranger = randomUUID();
     await measure("check of a non-member (in process)", async (_userId, permissionId) => (await rt.checker.checkTeam(projectId, teamId, stranger, permissionId)).isMember);
+    const scale = memberCount >= 10_000 ? "" : ` (the target is at 10,000 members; this run has ${memberCount.toLocaleString("en-US")})`;
+    process.stdout.write(`target: permission check (service hot path), p99 < ${LATENCY_TARGETS.permissionCheck} ms: ${verdict(hotPathP99 < LATENCY_TARGETS.permissionCheck)}${scale}\n`);
   } finally {
     await pool.end();
     await teams.stop();
