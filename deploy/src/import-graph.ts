@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-const SKIP = new Set(["node_modules", "dist", "gen", ".vestibule"]);
+const SKIP = new Set(["node_modules", "dist", "dist-dev", "gen", ".vestibule"]);
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm;
 /** `import("…").Name` not followed by a call: a type query (`import("…").then(…)` is a dynamic import that runs). */
 const TYPE_QUERY = /\bimport\(\s*["']([^"']+)["']\s*\)\s*\.\s*[A-Za-z_$][\w$]*(?![\w$]|\s*\()/g;

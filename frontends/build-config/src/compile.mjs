@@ -6,8 +6,8 @@
 import { rspack } from "@rspack/core";
 import { createFederatedConfig } from "./federated-config.mjs";
 
-const { apps, frontendsDir, mode, watch } = JSON.parse(process.argv[2]);
-const compiler = rspack(apps.map((app) => createFederatedConfig({ app, frontendsDir, mode })));
+const { apps, frontendsDir, mode, watch, distDir } = JSON.parse(process.argv[2]);
+const compiler = rspack(apps.map((app) => createFederatedConfig({ app, frontendsDir, mode, distDir })));
 
 if (watch) {
   compiler.watch({ aggregateTimeout: 200 }, (err, stats) => {

@@ -13,8 +13,9 @@
  * - A host (shell, example host) loads every remote it does not build itself from the frontends server of
  *   `npm start` (--frontends), through the runtime manifest this server serves: no remote URL is in a build.
  *
- * The watch build writes the app's dist/ (development build, unminified, with source maps); `npm start` notices the
- * changed inputs and makes a production build again the next time it starts.
+ * The watch build writes the app's dist-dev/ (development build, unminified, with source maps) and this server serves
+ * it from there: the production build in dist/, which `npm start` (and every test platform) serves, is never touched,
+ * so developing one app does not break the running platform's pages.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -24,6 +25,9 @@ import { fileURLToPath } from "node:url";
 import { FRONTEND_APPS, appByDir, defaultManifest, type FrontendApp, type RuntimeConfig, type RuntimeManifest } from "./apps.ts";
 import { FRONTENDS_DIR } from "./build.ts";
 import { startFrontendsServer, type FrontendsServer } from "./static-server.ts";
+
+/** The development build's folder inside the app's folder (the production build is in dist/). */
+export const DEV_DIST_DIR = "dist-dev";
 
 export interface DevOptions {
   readonly app: FrontendApp;
@@ -89,7 +93,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const dev = readDevFile(options.devFile);
   const { config, manifest, documents } = devDocuments(options.app, dev, options.frontendsOrigin);
   // A plain node child (no TypeScript loader): see federated-config.mjs.
-  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "compile.mjs"), JSON.stringify({ apps: [options.app], frontendsDir: FRONTENDS_DIR, mode: "development", watch: true })], {
+  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "compile.mjs"), JSON.stringify({ apps: [options.app], frontendsDir: FRONTENDS_DIR, mode: "development", watch: true, distDir: DEV_DIST_DIR })], {
     cwd: resolve(FRONTENDS_DIR, ".."),
     env: { ...process.env, NODE_OPTIONS: "" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -116,7 +120,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     settle?.reject(new Error(`the ${options.app.dir} build stopped (exit ${code})`));
     settle = undefined;
   });
-  const server = await startFrontendsServer({ port: options.port, host: options.host, apps: [options.app], config, manifest, documents });
+  const server = await startFrontendsServer({ port: options.port, host: options.host, apps: [options.app], distDir: DEV_DIST_DIR, config, manifest, documents });
   return {
     server,
     firstBuild,

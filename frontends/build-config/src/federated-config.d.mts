@@ -7,6 +7,8 @@ export interface FederatedConfigOptions {
   /** Absolute path of the frontends/ folder. */
   readonly frontendsDir: string;
   readonly mode?: "production" | "development";
+  /** The output folder's name inside the app's folder (default `dist`; the development server's watch build: `dist-dev`). */
+  readonly distDir?: string;
   /** Extra singletons (e.g. @vestibule/react once the SDK ships it). */
   readonly extraShared?: Readonly<Record<string, { singleton: true; requiredVersion: string }>>;
 }

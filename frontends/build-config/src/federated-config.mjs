@@ -66,7 +66,7 @@ export function createFederatedConfig(options) {
     devtool: prod ? false : "cheap-module-source-map",
     entry: { main: "./src/index.ts" },
     output: {
-      path: join(dir, "dist"),
+      path: join(dir, options.distDir ?? "dist"),
       publicPath: "auto",
       uniqueName: app.mfName,
       clean: true,

@@ -44,6 +44,8 @@ export interface FrontendsServerOptions {
   readonly apps?: readonly FrontendApp[];
   /** Where the app folders are (default the checkout's frontends/). */
   readonly frontendsDir?: string;
+  /** The build folder served inside each app's folder (default `dist`; the development server's is `dist-dev`). */
+  readonly distDir?: string;
   /** Extra JSON documents by path (e.g. a standalone remote's /dev-config.json in development). */
   readonly documents?: Readonly<Record<string, unknown>>;
   /** Tried first; return true when the request was answered. */
@@ -174,7 +176,7 @@ export async function startFrontendsServer(options: FrontendsServerOptions): Pro
         res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found\n");
         return;
       }
-      const root = join(frontendsDir, app.dir, "dist");
+      const root = join(frontendsDir, app.dir, options.distDir ?? "dist");
       const rel = path.slice(app.mountPath.length - 1);
       const file = rel === "/" || rel === "" ? null : fileUnder(root, rel);
       const page: PageOptions = {

@@ -18,8 +18,9 @@ import { run, PASSWORD } from "../src/accounts.ts";
 import { shot } from "../src/screenshots.ts";
 import { PENDING_REASON, backendAvailable, type Backend } from "../src/pending-backends.ts";
 import { measure } from "../src/measure-size.ts";
-import { devPagePath, startDev } from "@vestibule/build-config/dev";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { DEV_DIST_DIR, devPagePath, startDev } from "@vestibule/build-config/dev";
+import { FRONTENDS_DIR } from "@vestibule/build-config/build";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -465,9 +466,21 @@ describe("dashboard areas standalone (development harness with the demo project'
     const devFile = join(dir, "dev.json");
     writeFileSync(devFile, JSON.stringify({ gateway_url: tp.gatewayUrl, projects: tp.projects }));
     const app = FRONTEND_APPS.find((a) => a.dir === "dashboard-keys")!;
+    // The production build the platforms of the other test files serve meanwhile: the watch build must not touch it.
+    const production = join(FRONTENDS_DIR, app.dir, "dist");
+    const snapshot = () =>
+      (readdirSync(production, { recursive: true }) as string[])
+        .sort()
+        .map((f) => {
+          const s = statSync(join(production, f));
+          return `${f} ${s.size} ${s.mtimeMs}`;
+        });
+    const before = snapshot();
     const dev = await startDev({ app, port: 0, host: "127.0.0.1", devFile, frontendsOrigin: url, log: () => undefined });
     try {
       await dev.firstBuild;
+      expect(existsSync(join(FRONTENDS_DIR, app.dir, DEV_DIST_DIR, "index.html"))).toBe(true);
+      expect(snapshot()).toEqual(before);
       const page = await browser.newPage();
       await page.goto(`${dev.server.url}${devPagePath(app)}`);
       await page.getByRole("heading", { name: "API keys", exact: true }).waitFor();
