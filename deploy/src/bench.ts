@@ -11,9 +11,8 @@
  *
  * Options: --duration <s> (default 10), --concurrency <n> (every scenario at n instead of its target's concurrency:
  * 10, or 50 for GET /users/me and the item read), --only <name,...> (me, refresh, sign-in, sign-up, get-item, list),
- * --dev <file> (another
- * platform's dev.json, e.g. the private one `deploy/src/bench/profile-refresh.ts --serve` starts; default
- * .vestibule/dev.json of `npm start`).
+ * --dev <file> (another platform's dev.json, e.g. the private one `deploy/src/bench/profile-refresh.ts --serve`
+ * starts; default .vestibule/dev.json of `npm start`).
  * Everything runs on one machine: the load generator shares the cores with the servers, and so does the bare route.
  */
 import { spawn, type ChildProcess } from "node:child_process";
